@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// A llama2.c checkpoint in the legacy (version 0) layout is a header of seven
+// little-endian int32 values — dim, hidden_dim, n_layers, n_heads,
+// n_kv_heads, vocab_size, seq_len — followed by every weight as a
+// little-endian float32, grouped by tensor type (see Weights). A negative
+// vocab_size means the classifier is stored separately at the end.
+const headerSize = 7 * 4
+
+// Model is a Llama model: its shape and its weights.
+type Model struct {
+	Config  Config
+	Weights *Weights
+	// Name says where the model came from (a file path, or "default").
+	Name string
+}
+
+// LoadModel reads a llama2.c checkpoint from a file.
+func LoadModel(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open model: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	m, err := ReadModel(bufio.NewReaderSize(f, 1<<20), fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	m.Name = path
+	return m, nil
+}
+
+// ParseModel reads a llama2.c checkpoint held in memory.
+func ParseModel(data []byte) (*Model, error) {
+	return ReadModel(bytes.NewReader(data), int64(len(data)))
+}
+
+// ReadModel reads a llama2.c checkpoint of the given total size in bytes.
+// The size is checked against the header before any weight is allocated, so
+// a corrupt header cannot cause a huge allocation.
+func ReadModel(r io.Reader, size int64) (*Model, error) {
+	if size < headerSize {
+		return nil, fmt.Errorf("file is %d bytes, shorter than the %d-byte header", size, headerSize)
+	}
+	var h [7]int32
+	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	c := Config{
+		Dim: int(h[0]), HiddenDim: int(h[1]), NLayers: int(h[2]), NHeads: int(h[3]),
+		NKVHeads: int(h[4]), VocabSize: int(h[5]), SeqLen: int(h[6]),
+		SharedClassifier: h[5] > 0,
+	}
+	if c.VocabSize < 0 {
+		c.VocabSize = -c.VocabSize
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("bad header: %w", err)
+	}
+	want := headerSize + 4*c.weightLayout().total()
+	if size != want {
+		return nil, fmt.Errorf("file is %d bytes but header %v needs exactly %d (truncated or not a llama2.c version-0 checkpoint)", size, c, want)
+	}
+	w := &Weights{}
+	buf := make([]byte, 1<<16)
+	for _, t := range c.weightLayout() {
+		var dst []float32
+		if t.dst != nil {
+			dst = make([]float32, t.n)
+			*t.dst(w) = dst
+		}
+		if err := readFloats(r, dst, t.n, buf); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", t.name, err)
+		}
+	}
+	if c.SharedClassifier {
+		w.Classifier = w.TokenEmbedding
+	}
+	return &Model{Config: c, Weights: w}, nil
+}
+
+// readFloats reads n little-endian float32 values into dst (or discards them
+// when dst is nil).
+func readFloats(r io.Reader, dst []float32, n int64, buf []byte) error {
+	for i := int64(0); i < n; {
+		chunk := min(int64(len(buf)/4), n-i)
+		b := buf[:4*chunk]
+		if _, err := io.ReadFull(r, b); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		if dst != nil {
+			for j := range chunk {
+				dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			}
+		}
+		i += chunk
+	}
+	return nil
+}
+
+// WriteTo writes the model as a llama2.c legacy (version 0) checkpoint. The
+// legacy RoPE tables are written as zeros: no llama2.c reader uses them.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	c := m.Config
+	if err := c.Validate(); err != nil {
+		return 0, fmt.Errorf("cannot write model: %w", err)
+	}
+	vocab := int32(c.VocabSize)
+	if !c.SharedClassifier {
+		vocab = -vocab
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	h := [7]int32{int32(c.Dim), int32(c.HiddenDim), int32(c.NLayers), int32(c.NHeads), int32(c.NKVHeads), vocab, int32(c.SeqLen)}
+	if err := binary.Write(bw, binary.LittleEndian, h); err != nil {
+		return 0, err
+	}
+	written := int64(headerSize)
+	var b [4]byte
+	for _, t := range c.weightLayout() {
+		var src []float32
+		if t.dst != nil {
+			src = *t.dst(m.Weights)
+			if int64(len(src)) != t.n {
+				return written, fmt.Errorf("cannot write model: tensor %s has %d values, shape needs %d", t.name, len(src), t.n)
+			}
+		}
+		for i := range t.n {
+			var v float32
+			if src != nil {
+				v = src[i]
+			}
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+			if _, err := bw.Write(b[:]); err != nil {
+				return written, err
+			}
+			written += 4
+		}
+	}
+	return written, bw.Flush()
+}
+
+// Save writes the model to path atomically: it writes a temporary file in
+// the same directory and renames it into place, so an interrupted save never
+// leaves a half-written checkpoint behind.
+func (m *Model) Save(path string) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := m.WriteTo(w)
+		return err
+	})
+}
+
+// writeFileAtomic writes a file through fill and renames it into place.
+func writeFileAtomic(path string, fill func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if err := fill(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,93 @@
+package engine
+
+import "fmt"
+
+// Config holds the shape of a Llama model, as stored in the 28-byte header of a
+// llama2.c checkpoint.
+type Config struct {
+	Dim       int // width of the residual stream (embedding size)
+	HiddenDim int // width of the MLP's hidden layer
+	NLayers   int // number of transformer blocks
+	NHeads    int // number of query heads
+	NKVHeads  int // number of key/value heads (fewer than NHeads: grouped-query attention)
+	VocabSize int // number of tokens in the vocabulary
+	SeqLen    int // longest context the model supports, in tokens
+
+	// SharedClassifier reports whether the output projection (the
+	// "classifier" that turns the final hidden state into logits) reuses the
+	// token embedding matrix. In the file, a negative vocab_size means it
+	// does not.
+	SharedClassifier bool
+}
+
+// Limits on each header field. They are far above any model that runs on a
+// laptop and exist so that a corrupt header is reported as such instead of
+// leading to an attempt to allocate an absurd amount of memory.
+const (
+	maxDim    = 1 << 16
+	maxHidden = 1 << 18
+	maxLayers = 1 << 10
+	maxHeads  = 1 << 10
+	maxVocab  = 1 << 21
+	maxSeqLen = 1 << 20
+)
+
+// HeadSize is the width of one attention head.
+func (c Config) HeadSize() int { return c.Dim / c.NHeads }
+
+// KVDim is the width of the keys (and values) of one position in one layer.
+func (c Config) KVDim() int { return c.NKVHeads * c.HeadSize() }
+
+// KVMul is how many query heads share each key/value head.
+func (c Config) KVMul() int { return c.NHeads / c.NKVHeads }
+
+// Validate reports the first header field that is impossible or absurd.
+func (c Config) Validate() error {
+	check := func(name string, v, max int) error {
+		if v <= 0 || v > max {
+			return fmt.Errorf("%s = %d is out of range (1..%d)", name, v, max)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name   string
+		v, max int
+	}{
+		{"dim", c.Dim, maxDim},
+		{"hidden_dim", c.HiddenDim, maxHidden},
+		{"n_layers", c.NLayers, maxLayers},
+		{"n_heads", c.NHeads, maxHeads},
+		{"n_kv_heads", c.NKVHeads, maxHeads},
+		{"vocab_size", c.VocabSize, maxVocab},
+		{"seq_len", c.SeqLen, maxSeqLen},
+	} {
+		if err := check(f.name, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if c.Dim%c.NHeads != 0 {
+		return fmt.Errorf("n_heads = %d does not divide dim = %d", c.NHeads, c.Dim)
+	}
+	if c.NKVHeads > c.NHeads || c.NHeads%c.NKVHeads != 0 {
+		return fmt.Errorf("n_kv_heads = %d does not divide n_heads = %d", c.NKVHeads, c.NHeads)
+	}
+	if c.HeadSize()%2 != 0 {
+		return fmt.Errorf("head size dim/n_heads = %d is odd; rotary embeddings need pairs", c.HeadSize())
+	}
+	return nil
+}
+
+// NumParams counts the model's weights (the classifier counted once if shared).
+func (c Config) NumParams() int64 {
+	return c.weightLayout().total() - c.ropeFloats()
+}
+
+// String describes the shape in one line.
+func (c Config) String() string {
+	shared := "shared"
+	if !c.SharedClassifier {
+		shared = "separate"
+	}
+	return fmt.Sprintf("dim=%d hidden=%d layers=%d heads=%d kv_heads=%d vocab=%d seq_len=%d classifier=%s",
+		c.Dim, c.HiddenDim, c.NLayers, c.NHeads, c.NKVHeads, c.VocabSize, c.SeqLen, shared)
+}

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// rmsEps is the epsilon inside RMSNorm's square root.
+const rmsEps = 1e-5
+
+// rmsnorm writes x / rms(x) * weight into out: it rescales x to unit root
+// mean square, then applies the learned per-channel gain.
+func rmsnorm(out, x, weight []float32) {
+	var ss float32
+	for _, v := range x {
+		ss += v * v
+	}
+	ss /= float32(len(x))
+	ss += rmsEps
+	inv := float32(1 / math.Sqrt(float64(ss)))
+	for i, v := range x {
+		out[i] = weight[i] * (inv * v)
+	}
+}
+
+// rope applies rotary position embeddings to vec, a run of heads of width
+// headSize: within each head, the pair (2i, 2i+1) is rotated by the angle
+// pos × 10000^(-2i/headSize).
+func rope(vec []float32, pos, headSize int) {
+	for i := 0; i < len(vec); i += 2 {
+		hd := i % headSize
+		freq := 1 / math.Pow(10000, float64(hd)/float64(headSize))
+		angle := float64(pos) * float64(float32(freq))
+		cos, sin := float32(math.Cos(angle)), float32(math.Sin(angle))
+		a, b := vec[i], vec[i+1]
+		vec[i] = a*cos - b*sin
+		vec[i+1] = a*sin + b*cos
+	}
+}
+
+// swiglu writes silu(gate) * up into gate, where silu(x) = x·σ(x).
+func swiglu(gate, up []float32) {
+	for i, g := range gate {
+		gate[i] = g * float32(1/(1+math.Exp(-float64(g)))) * up[i]
+	}
+}
+
+// add adds y into x.
+func add(x, y []float32) {
+	for i := range x {
+		x[i] += y[i]
+	}
+}
+
+func dot(a, b []float32) float32 {
+	return blas32.Dot(blas32.Vector{N: len(a), Inc: 1, Data: a}, blas32.Vector{N: len(b), Inc: 1, Data: b})
+}
+
+// axpy adds alpha·x into y.
+func axpy(y []float32, alpha float32, x []float32) {
+	blas32.Axpy(alpha, blas32.Vector{N: len(x), Inc: 1, Data: x}, blas32.Vector{N: len(y), Inc: 1, Data: y})
+}

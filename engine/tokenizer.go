@@ -1,0 +1,310 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+)
+
+// Tokenizer turns text into token ids and back, using the byte-pair
+// encoding (BPE) vocabulary of a llama2.c tokenizer.bin file.
+//
+// The file layout is an int32 max_token_length followed, for every token, by
+// a float32 merge score, an int32 byte length and the token's bytes. Higher
+// scores are merged first. Pieces of the form "<0xHH>" are byte-fallback
+// tokens: any byte that no other token covers is encoded as its byte token.
+type Tokenizer struct {
+	pieces   []string
+	scores   []float32
+	ids      map[string]int
+	byteIDs  [256]int // id of "<0xHH>" for each byte, or -1
+	maxLen   int
+	bos, eos int
+}
+
+// Maximum max_token_length accepted in a tokenizer file.
+const maxTokenBytes = 1 << 16
+
+// LoadTokenizer reads a llama2.c tokenizer.bin file. vocabSize is the number
+// of tokens the model expects; the file must hold exactly that many. Pass 0
+// to read every token in the file.
+func LoadTokenizer(path string, vocabSize int) (*Tokenizer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open tokenizer: %w", err)
+	}
+	defer f.Close()
+	t, err := ReadTokenizer(bufio.NewReader(f), vocabSize)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ParseTokenizer reads a tokenizer.bin held in memory (see LoadTokenizer).
+func ParseTokenizer(data []byte, vocabSize int) (*Tokenizer, error) {
+	return ReadTokenizer(bytes.NewReader(data), vocabSize)
+}
+
+// ReadTokenizer reads a tokenizer.bin stream (see LoadTokenizer).
+func ReadTokenizer(r io.Reader, vocabSize int) (*Tokenizer, error) {
+	if vocabSize < 0 || vocabSize > maxVocab {
+		return nil, fmt.Errorf("vocabulary size %d is out of range (0..%d)", vocabSize, maxVocab)
+	}
+	var maxLen int32
+	if err := binary.Read(r, binary.LittleEndian, &maxLen); err != nil {
+		return nil, fmt.Errorf("reading max_token_length: %w", noEOF(err))
+	}
+	if maxLen <= 0 || maxLen > maxTokenBytes {
+		return nil, fmt.Errorf("max_token_length = %d is out of range (1..%d)", maxLen, maxTokenBytes)
+	}
+	var pieces []string
+	var scores []float32
+	for i := 0; vocabSize == 0 || i < vocabSize; i++ {
+		var rec struct {
+			Score float32
+			Len   int32
+		}
+		err := binary.Read(r, binary.LittleEndian, &rec)
+		if err == io.EOF && vocabSize == 0 && i > 0 {
+			break
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil, fmt.Errorf("file holds %d tokens but the model's vocabulary has %d", i, vocabSize)
+			}
+			return nil, fmt.Errorf("reading token %d: %w", i, noEOF(err))
+		}
+		if rec.Len < 0 || rec.Len > maxLen {
+			return nil, fmt.Errorf("token %d has length %d, outside 0..max_token_length=%d", i, rec.Len, maxLen)
+		}
+		if math.IsNaN(float64(rec.Score)) || math.IsInf(float64(rec.Score), 0) {
+			return nil, fmt.Errorf("token %d has score %v; scores must be finite", i, rec.Score)
+		}
+		b := make([]byte, rec.Len)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, fmt.Errorf("reading token %d: %w", i, noEOF(err))
+		}
+		pieces = append(pieces, string(b))
+		scores = append(scores, rec.Score)
+		if i+1 > maxVocab {
+			return nil, fmt.Errorf("more than %d tokens", maxVocab)
+		}
+	}
+	if vocabSize > 0 {
+		// Anything left over means the tokenizer has more tokens than the
+		// model: they do not belong together.
+		var one [1]byte
+		if n, _ := r.Read(one[:]); n > 0 {
+			return nil, fmt.Errorf("file holds more than the model's %d tokens: tokenizer and model do not match", vocabSize)
+		}
+	}
+	return NewTokenizer(pieces, scores, int(maxLen))
+}
+
+func noEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// NewTokenizer builds a tokenizer from its pieces and merge scores. maxLen is
+// the longest piece in bytes (0 computes it).
+func NewTokenizer(pieces []string, scores []float32, maxLen int) (*Tokenizer, error) {
+	if len(pieces) != len(scores) {
+		return nil, fmt.Errorf("%d pieces but %d scores", len(pieces), len(scores))
+	}
+	if len(pieces) == 0 {
+		return nil, errors.New("empty vocabulary")
+	}
+	t := &Tokenizer{pieces: pieces, scores: scores, ids: make(map[string]int, len(pieces)), maxLen: maxLen, bos: -1, eos: -1}
+	for i := range t.byteIDs {
+		t.byteIDs[i] = -1
+	}
+	for id, p := range pieces {
+		if _, dup := t.ids[p]; !dup {
+			t.ids[p] = id
+		}
+		if b, ok := byteToken(p); ok && t.byteIDs[b] < 0 {
+			t.byteIDs[b] = id
+		}
+		t.maxLen = max(t.maxLen, len(p))
+	}
+	// llama2.c vocabularies put <unk>, <s> (BOS) and </s> (EOS) at ids 0, 1, 2.
+	t.bos, t.eos = 1, 2
+	if id, ok := t.ids["<s>"]; ok {
+		t.bos = id
+	}
+	if id, ok := t.ids["</s>"]; ok {
+		t.eos = id
+	}
+	if t.bos >= len(pieces) || t.eos >= len(pieces) {
+		return nil, fmt.Errorf("vocabulary of %d tokens has no room for BOS/EOS ids %d/%d", len(pieces), t.bos, t.eos)
+	}
+	return t, nil
+}
+
+// byteToken parses a byte-fallback piece "<0xHH>".
+func byteToken(p string) (byte, bool) {
+	if len(p) != 6 || p[:3] != "<0x" || p[5] != '>' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(p[3:5], 16, 8)
+	if err != nil {
+		return 0, false
+	}
+	return byte(v), true
+}
+
+// VocabSize is the number of tokens.
+func (t *Tokenizer) VocabSize() int { return len(t.pieces) }
+
+// BOS is the id of the beginning-of-sequence token.
+func (t *Tokenizer) BOS() int { return t.bos }
+
+// EOS is the id of the end-of-sequence token.
+func (t *Tokenizer) EOS() int { return t.eos }
+
+// Piece returns the raw vocabulary entry of a token, as stored in the file.
+func (t *Tokenizer) Piece(id int) string {
+	if id < 0 || id >= len(t.pieces) {
+		return ""
+	}
+	return t.pieces[id]
+}
+
+// Score returns a token's merge score.
+func (t *Tokenizer) Score(id int) float32 { return t.scores[id] }
+
+// Lookup returns the id of a piece, if the vocabulary has it.
+func (t *Tokenizer) Lookup(piece string) (int, bool) {
+	id, ok := t.ids[piece]
+	return id, ok
+}
+
+// Encode turns text into token ids, the way llama2.c does: a leading space
+// is added to non-empty text (the "dummy prefix" SentencePiece models
+// expect), each UTF-8 character becomes its own token or, when the
+// vocabulary lacks it, one byte-fallback token per byte, and then the pair
+// of neighbouring tokens whose merge has the highest score is merged, again
+// and again, until no pair merges. bos and eos add the special tokens.
+func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
+	var tokens []int
+	if bos {
+		tokens = append(tokens, t.bos)
+	}
+	start := len(tokens)
+	if text != "" {
+		text = " " + text
+	}
+	for i := 0; i < len(text); {
+		// One UTF-8 character: a lead byte and its continuation bytes.
+		j := i + 1
+		for j < len(text) && text[j]&0xC0 == 0x80 && j-i < 4 {
+			j++
+		}
+		if id, ok := t.ids[text[i:j]]; ok {
+			tokens = append(tokens, id)
+		} else {
+			for k := i; k < j; k++ {
+				id := t.byteIDs[text[k]]
+				if id < 0 {
+					return nil, fmt.Errorf("byte 0x%02X at offset %d has no token and the vocabulary has no byte-fallback token for it", text[k], k)
+				}
+				tokens = append(tokens, id)
+			}
+		}
+		i = j
+	}
+	tokens = append(tokens[:start], t.merge(tokens[start:])...)
+	if eos {
+		tokens = append(tokens, t.eos)
+	}
+	return tokens, nil
+}
+
+// merge applies BPE merges to tokens in place, best score first, leftmost
+// first among equal scores.
+func (t *Tokenizer) merge(tokens []int) []int {
+	var buf []byte
+	for {
+		best, bestID, bestScore := -1, -1, float32(math.Inf(-1))
+		for i := 0; i+1 < len(tokens); i++ {
+			buf = append(append(buf[:0], t.pieces[tokens[i]]...), t.pieces[tokens[i+1]]...)
+			if id, ok := t.ids[string(buf)]; ok && t.scores[id] > bestScore {
+				best, bestID, bestScore = i, id, t.scores[id]
+			}
+		}
+		if best < 0 {
+			return tokens
+		}
+		tokens[best] = bestID
+		tokens = append(tokens[:best+1], tokens[best+2:]...)
+	}
+}
+
+// Decode returns the bytes that token id stands for when it follows token
+// prev. Byte-fallback tokens become their single byte (possibly part of a
+// multi-byte UTF-8 character), and a piece right after BOS loses its leading
+// space (the dummy prefix that Encode added).
+func (t *Tokenizer) Decode(prev, id int) string {
+	p := t.Piece(id)
+	if prev == t.bos && len(p) > 0 && p[0] == ' ' {
+		p = p[1:]
+	}
+	if b, ok := byteToken(p); ok {
+		return string([]byte{b})
+	}
+	return p
+}
+
+// DecodeAll decodes a token sequence. Special tokens (BOS, EOS) produce no
+// text.
+func (t *Tokenizer) DecodeAll(ids []int) string {
+	var sb []byte
+	prev := -1
+	for _, id := range ids {
+		if id != t.bos && id != t.eos {
+			sb = append(sb, t.Decode(prev, id)...)
+		}
+		prev = id
+	}
+	return string(sb)
+}
+
+// WriteTo writes the tokenizer in llama2.c's tokenizer.bin layout.
+func (t *Tokenizer) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriter(w)
+	n := int64(4)
+	if err := binary.Write(bw, binary.LittleEndian, int32(t.maxLen)); err != nil {
+		return 0, err
+	}
+	for i, p := range t.pieces {
+		if err := binary.Write(bw, binary.LittleEndian, struct {
+			Score float32
+			Len   int32
+		}{t.scores[i], int32(len(p))}); err != nil {
+			return n, err
+		}
+		if _, err := bw.WriteString(p); err != nil {
+			return n, err
+		}
+		n += 8 + int64(len(p))
+	}
+	return n, bw.Flush()
+}
+
+// Save writes the tokenizer to path atomically (see Model.Save).
+func (t *Tokenizer) Save(path string) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
+		_, err := t.WriteTo(w)
+		return err
+	})
+}

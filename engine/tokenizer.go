@@ -76,6 +76,9 @@ func ReadTokenizer(r io.Reader, vocabSize int) (*Tokenizer, error) {
 			break
 		}
 		if err != nil {
+			if err == io.EOF && vocabSize == 0 {
+				return nil, errors.New("file holds no tokens")
+			}
 			if err == io.EOF {
 				return nil, fmt.Errorf("file holds %d tokens but the model's vocabulary has %d", i, vocabSize)
 			}
@@ -205,10 +208,13 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 		text = " " + text
 	}
 	for i := 0; i < len(text); {
-		// One UTF-8 character: a lead byte and its continuation bytes.
+		// One UTF-8 character: a lead byte and its continuation bytes. A
+		// stray continuation byte (invalid UTF-8) stands alone.
 		j := i + 1
-		for j < len(text) && text[j]&0xC0 == 0x80 && j-i < 4 {
-			j++
+		if text[i] >= 0xC0 {
+			for j < len(text) && text[j]&0xC0 == 0x80 && j-i < 4 {
+				j++
+			}
 		}
 		if id, ok := t.ids[text[i:j]]; ok {
 			tokens = append(tokens, id)
@@ -256,11 +262,11 @@ func (t *Tokenizer) merge(tokens []int) []int {
 // space (the dummy prefix that Encode added).
 func (t *Tokenizer) Decode(prev, id int) string {
 	p := t.Piece(id)
+	if b, ok := byteToken(p); ok {
+		p = string([]byte{b})
+	}
 	if prev == t.bos && len(p) > 0 && p[0] == ' ' {
 		p = p[1:]
-	}
-	if b, ok := byteToken(p); ok {
-		return string([]byte{b})
 	}
 	return p
 }

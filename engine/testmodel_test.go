@@ -1,0 +1,42 @@
+package engine
+
+import "math/rand/v2"
+
+// randomModel builds a small model with random weights, for tests that need
+// a real forward pass but no particular behaviour.
+func randomModel(c Config, seed uint64) *Model {
+	r := rand.New(rand.NewPCG(seed, 1))
+	w := NewWeights(c)
+	for _, t := range w.Tensors(c) {
+		for i := range t.Data {
+			t.Data[i] = float32(r.NormFloat64() * 0.5)
+		}
+	}
+	return &Model{Config: c, Weights: w, Name: "random"}
+}
+
+// byteTokenizer builds a llama2.c-style vocabulary: <unk>, <s>, </s>, the
+// 256 byte tokens, then the given pieces with decreasing merge scores.
+func byteTokenizer(pieces ...string) *Tokenizer {
+	all := []string{"<unk>", "<s>", "</s>"}
+	var scores []float32
+	scores = append(scores, 0, 0, 0)
+	for b := range 256 {
+		all = append(all, byteName(byte(b)))
+		scores = append(scores, 0)
+	}
+	for i, p := range pieces {
+		all = append(all, p)
+		scores = append(scores, float32(len(pieces)-i))
+	}
+	t, err := NewTokenizer(all, scores, 0)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func byteName(b byte) string {
+	const hex = "0123456789ABCDEF"
+	return "<0x" + string(hex[b>>4]) + string(hex[b&15]) + ">"
+}

@@ -38,3 +38,10 @@ func (kv *KVCache) Bytes() int64 { return int64(len(kv.Keys)+len(kv.Values)) * 4
 func KVCacheBytes(c Config, positions int) int64 {
 	return 2 * int64(c.NLayers) * int64(c.NKVHeads) * int64(c.HeadSize()) * int64(positions) * 4
 }
+
+// Layer returns the keys and values of one layer for positions 0..n-1, each
+// laid out (position, kv_dim).
+func (kv *KVCache) Layer(layer, n int) (keys, values []float32) {
+	o := layer * kv.seqLen * kv.kvDim
+	return kv.Keys[o : o+n*kv.kvDim], kv.Values[o : o+n*kv.kvDim]
+}

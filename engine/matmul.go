@@ -10,35 +10,65 @@ import (
 
 // matmul computes out = W·x for a row-major matrix W of shape (len(out),
 // len(x)): one dot product per output. This matrix-vector product is where a
-// decoding step spends almost all of its time. Large products are split by
-// rows across the available cores.
+// decoding step spends almost all of its time, and it is limited by how fast
+// the weights stream from memory: each weight is used for one multiply-add.
+// Large products are split by rows across the available cores.
 func matmul(out, x, w []float32) {
 	rows, cols := len(out), len(x)
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || rows*cols < parallelThreshold || rows < 2*workers {
-		gemv(out, x, w, rows, cols)
-		return
-	}
-	var wg sync.WaitGroup
-	per := (rows + workers - 1) / workers
-	for r0 := 0; r0 < rows; r0 += per {
-		r1 := min(r0+per, rows)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			gemv(out[r0:r1], x, w[r0*cols:r1*cols], r1-r0, cols)
-		}()
-	}
-	wg.Wait()
+	parallelFor(rows, rows*cols >= parallelThreshold, func(_, r0, r1 int) {
+		gemv(out[r0:r1], x, w[r0*cols:r1*cols], r1-r0, cols)
+	})
 }
 
 // parallelThreshold is the matrix size (in weights) below which splitting
-// the work costs more than it saves.
-const parallelThreshold = 1 << 16
+// the work across cores costs more than it saves. Starting a goroutine and
+// waiting for it costs about a microsecond, the time of some 10^4
+// multiply-adds.
+const parallelThreshold = 1 << 15
 
 func gemv(out, x, w []float32, rows, cols int) {
 	blas32.Gemv(blas.NoTrans, 1,
 		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},
 		blas32.Vector{N: cols, Inc: 1, Data: x},
 		0, blas32.Vector{N: rows, Inc: 1, Data: out})
+}
+
+// matmulBatch computes out = X·Wᵀ for n input rows at once: X is (n, cols),
+// W is (rows, cols) and out is (n, rows). Row i of out is W·x_i, as matmul
+// would give, but the matrix-matrix product (blas32.Gemm, which splits the
+// work across cores itself) reads each weight once for all n rows.
+func matmulBatch(out, x, w []float32, n, rows, cols int) {
+	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas32.General{Rows: n, Cols: cols, Stride: cols, Data: x[:n*cols]},
+		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},
+		0, blas32.General{Rows: n, Cols: rows, Stride: rows, Data: out[:n*rows]})
+}
+
+// maxWorkers is the number of cores Go may use.
+func maxWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// parallelFor splits the items 0..n-1 into one contiguous range per core
+// and calls f(worker, start, end) for each range at the same time. When
+// worth is false, or there is a single core, it calls f(0, 0, n) directly.
+func parallelFor(n int, worth bool, f func(worker, start, end int)) {
+	workers := min(maxWorkers(), n)
+	if !worth || workers < 2 {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for wk, r0 := 0, 0; r0 < n; wk, r0 = wk+1, r0+per {
+		r1 := min(r0+per, n)
+		if r1 == n { // the last range runs on this goroutine
+			f(wk, r0, r1)
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(wk, r0, r1)
+		}()
+	}
+	wg.Wait()
 }

@@ -29,13 +29,51 @@ func rmsnorm(out, x, weight []float32) {
 // pos × 10000^(-2i/headSize).
 func rope(vec []float32, pos, headSize int) {
 	for i := 0; i < len(vec); i += 2 {
-		hd := i % headSize
-		freq := 1 / math.Pow(10000, float64(hd)/float64(headSize))
-		angle := float64(pos) * float64(float32(freq))
-		cos, sin := float32(math.Cos(angle)), float32(math.Sin(angle))
+		cos, sin := ropeAngle(pos, i%headSize, headSize)
 		a, b := vec[i], vec[i+1]
 		vec[i] = a*cos - b*sin
 		vec[i+1] = a*sin + b*cos
+	}
+}
+
+// ropeAngle is the cosine and sine of the rotation of pair (hd, hd+1) of a
+// head at position pos. The frequency is rounded to float32 first, as
+// llama2.c computes it.
+func ropeAngle(pos, hd, headSize int) (cos, sin float32) {
+	freq := 1 / math.Pow(10000, float64(hd)/float64(headSize))
+	angle := float64(pos) * float64(float32(freq))
+	return float32(math.Cos(angle)), float32(math.Sin(angle))
+}
+
+// ropeTable holds the cosine and sine of every rotation angle, (position,
+// headSize/2), so the forward pass does no trigonometry. It gives exactly
+// the numbers rope computes.
+type ropeTable struct {
+	half     int
+	cos, sin []float32
+}
+
+func newRopeTable(seqLen, headSize int) *ropeTable {
+	half := headSize / 2
+	t := &ropeTable{half: half, cos: make([]float32, seqLen*half), sin: make([]float32, seqLen*half)}
+	for pos := range seqLen {
+		for i := range half {
+			t.cos[pos*half+i], t.sin[pos*half+i] = ropeAngle(pos, 2*i, headSize)
+		}
+	}
+	return t
+}
+
+// apply rotates vec, a run of heads, for position pos (see rope).
+func (t *ropeTable) apply(vec []float32, pos int) {
+	cos, sin := t.cos[pos*t.half:(pos+1)*t.half], t.sin[pos*t.half:(pos+1)*t.half]
+	for h := 0; h < len(vec); h += 2 * t.half {
+		head := vec[h : h+2*t.half]
+		for i := range t.half {
+			a, b := head[2*i], head[2*i+1]
+			head[2*i] = a*cos[i] - b*sin[i]
+			head[2*i+1] = a*sin[i] + b*cos[i]
+		}
 	}
 }
 

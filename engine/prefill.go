@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Prefill runs a whole run of known tokens (typically the prompt) through
+// the model in one batched pass: tokens[i] sits at position pos+i, and
+// positions 0..pos-1 must already be in the KV cache. Every weight matrix
+// is multiplied by a matrix of len(tokens) rows at once (matrix-matrix,
+// through blas32.Gemm), so each weight is read from memory once for the
+// whole run instead of once per token. Attention is causal: each position
+// sees itself and the positions before it. The keys and values of every
+// position are written to the cache, so decoding can continue at
+// pos+len(tokens).
+//
+// It returns the logits after the last token: the same numbers, up to
+// float32 rounding, that calling Forward on each token in turn would give.
+// The returned slice is reused by the next call.
+func (s *State) Prefill(tokens []int, pos int) ([]float32, error) {
+	if err := s.checkRun(tokens, pos); err != nil {
+		return nil, err
+	}
+	if len(tokens) == 1 {
+		s.forward(tokens[0], pos)
+		return s.logits, nil
+	}
+	s.prefill(tokens, pos, false)
+	return s.logits, nil
+}
+
+// PrefillAll is Prefill returning the logits after every token: row i
+// scores the token that follows tokens[i]. Speculative decoding uses it to
+// check γ drafted tokens with a single pass of the target model. The rows
+// are reused by the next call.
+func (s *State) PrefillAll(tokens []int, pos int) ([][]float32, error) {
+	if err := s.checkRun(tokens, pos); err != nil {
+		return nil, err
+	}
+	if len(tokens) == 1 {
+		s.forward(tokens[0], pos)
+		return [][]float32{s.logits}, nil
+	}
+	s.prefill(tokens, pos, true)
+	b := s.batch
+	v := s.Model.Config.VocabSize
+	rows := make([][]float32, len(tokens))
+	for i := range rows {
+		rows[i] = b.logits[i*v : (i+1)*v]
+	}
+	return rows, nil
+}
+
+// checkRun rejects a run of tokens that is empty, holds an id outside the
+// vocabulary, or does not fit in the context.
+func (s *State) checkRun(tokens []int, pos int) error {
+	c := s.Model.Config
+	if len(tokens) == 0 {
+		return fmt.Errorf("prefill: no tokens")
+	}
+	if pos < 0 || pos+len(tokens) > c.SeqLen {
+		return fmt.Errorf("prefill: %d tokens at position %d do not fit the model's context of %d tokens", len(tokens), pos, c.SeqLen)
+	}
+	for i, id := range tokens {
+		if id < 0 || id >= c.VocabSize {
+			return fmt.Errorf("prefill: token %d has id %d, outside the vocabulary (0..%d)", i, id, c.VocabSize-1)
+		}
+	}
+	return nil
+}
+
+// batchBuffer holds the activations of a batched pass, one row per token.
+type batchBuffer struct {
+	n          int       // capacity in tokens
+	x, xb, xb2 []float32 // (n, dim)
+	q          []float32 // (n, dim)
+	hb, hb2    []float32 // (n, hidden)
+	att        []float32 // attention scores, (workers, n_heads, seq_len)
+	logits     []float32 // (n, vocab), only when every position's logits are asked for
+	kv         []float32 // scratch keys and values for passes without a cache
+}
+
+// buffers returns scratch for n tokens, growing it when needed.
+func (s *State) buffers(n int, logits bool) *batchBuffer {
+	c := s.Model.Config
+	b := s.batch
+	if b == nil || b.n < n {
+		b = &batchBuffer{
+			n: n, x: make([]float32, n*c.Dim), xb: make([]float32, n*c.Dim), xb2: make([]float32, n*c.Dim),
+			q: make([]float32, n*c.Dim), hb: make([]float32, n*c.HiddenDim), hb2: make([]float32, n*c.HiddenDim),
+			att: make([]float32, maxWorkers()*c.NHeads*c.SeqLen),
+		}
+		s.batch = b
+	}
+	if logits && len(b.logits) < n*c.VocabSize {
+		b.logits = make([]float32, b.n*c.VocabSize)
+	}
+	return b
+}
+
+// prefill is the batched transformer. It fills the cache for positions
+// pos..pos+n-1 and leaves the logits of the last position in s.logits, or
+// of every position in s.batch.logits when all is set.
+func (s *State) prefill(tokens []int, pos int, all bool) {
+	s.batched(tokens, pos, all, func(l, n int) ([]float32, []float32) { return s.Cache.Layer(l, n) })
+}
+
+// batched runs n = len(tokens) tokens at positions pos..pos+n-1. layerKV
+// returns the key and value storage of layer l for positions 0..n-1, laid
+// out (position, kv_dim); the pass writes the new positions' keys and
+// values there and attends over all of them.
+func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) {
+	w, c := s.Model.Weights, s.Model.Config
+	n := len(tokens)
+	dim, hidden, kvDim := c.Dim, c.HiddenDim, c.KVDim()
+	b := s.buffers(n, all)
+	x, xb, xb2, q := b.x[:n*dim], b.xb[:n*dim], b.xb2[:n*dim], b.q[:n*dim]
+	hb, hb2 := b.hb[:n*hidden], b.hb2[:n*hidden]
+	prof := s.Profile
+	var t time.Time
+	if prof != nil {
+		t = time.Now()
+	}
+
+	for i, id := range tokens {
+		copy(x[i*dim:(i+1)*dim], w.TokenEmbedding[id*dim:(id+1)*dim])
+	}
+	if prof != nil {
+		t = prof.tick(PartEmbedding, t, Cost{})
+	}
+
+	for l := range c.NLayers {
+		rmsnormRows(xb, x, w.RMSAtt[l*dim:(l+1)*dim], dim)
+		if prof != nil {
+			t = prof.tick(PartNorm, t, Cost{})
+		}
+		keys, values := layerKV(l, pos+n)
+		k, v := keys[pos*kvDim:], values[pos*kvDim:]
+		matmulBatch(q, xb, w.Wq[l*dim*dim:(l+1)*dim*dim], n, dim, dim)
+		matmulBatch(k, xb, w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], n, kvDim, dim)
+		matmulBatch(v, xb, w.Wv[l*kvDim*dim:(l+1)*kvDim*dim], n, kvDim, dim)
+		for i := range n {
+			s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
+			s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
+		}
+		// Causal attention: position pos+i sees positions 0..pos+i.
+		// Positions are independent, so they are shared among the cores.
+		stride := c.NHeads * c.SeqLen
+		parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
+			att := b.att[worker*stride : (worker+1)*stride]
+			for i := i0; i < i1; i++ {
+				attendOne(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i)
+			}
+		})
+		matmulBatch(xb2, xb, w.Wo[l*dim*dim:(l+1)*dim*dim], n, dim, dim)
+		add(x, xb2)
+		if prof != nil {
+			t = prof.tick(PartAttention, t, Cost{})
+		}
+
+		rmsnormRows(xb, x, w.RMSFFN[l*dim:(l+1)*dim], dim)
+		if prof != nil {
+			t = prof.tick(PartNorm, t, Cost{})
+		}
+		matmulBatch(hb, xb, w.W1[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
+		matmulBatch(hb2, xb, w.W3[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
+		swiglu(hb, hb2)
+		matmulBatch(xb, hb, w.W2[l*dim*hidden:(l+1)*dim*hidden], n, dim, hidden)
+		add(x, xb)
+		if prof != nil {
+			t = prof.tick(PartMLP, t, Cost{})
+		}
+	}
+
+	outputs := 1
+	if all {
+		outputs = n
+		rmsnormRows(x, x, w.RMSFinal, dim)
+		if prof != nil {
+			t = prof.tick(PartNorm, t, Cost{})
+		}
+		matmulBatch(b.logits[:n*c.VocabSize], x, w.Classifier, n, c.VocabSize, dim)
+		copy(s.logits, b.logits[(n-1)*c.VocabSize:n*c.VocabSize])
+	} else {
+		last := x[(n-1)*dim : n*dim]
+		rmsnorm(last, last, w.RMSFinal)
+		if prof != nil {
+			t = prof.tick(PartNorm, t, Cost{})
+		}
+		matmul(s.logits, last, w.Classifier)
+	}
+	if prof != nil {
+		prof.tick(PartVocab, t, Cost{})
+		prof.count(c, n, pos, outputs)
+	}
+}
+
+// rmsnormRows applies rmsnorm to every row of width dim.
+func rmsnormRows(out, x, weight []float32, dim int) {
+	for i := 0; i < len(x); i += dim {
+		rmsnorm(out[i:i+dim], x[i:i+dim], weight)
+	}
+}

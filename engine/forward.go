@@ -27,10 +27,17 @@ type State struct {
 }
 
 // NewState makes a fresh sequence state with an empty KV cache.
-func (m *Model) NewState() *State {
+func (m *Model) NewState() *State { return newState(m, true) }
+
+// newState makes a state, with a KV cache for the full context or none.
+func newState(m *Model, cache bool) *State {
 	c := m.Config
+	var kv *KVCache
+	if cache {
+		kv = NewKVCache(c)
+	}
 	return &State{
-		Model: m, Cache: NewKVCache(c),
+		Model: m, Cache: kv,
 		x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
 		hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
 		q: make([]float32, c.Dim), att: make([]float32, c.NHeads*c.SeqLen),

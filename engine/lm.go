@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"fmt"
+	"iter"
+)
+
+// LM is a language model seen from outside: given the tokens so far, it
+// scores every possible next token. Beam search and speculative decoding
+// are written against this small interface, so tests can drive them with
+// hand-built distributions and the engine drives them with a Model (see
+// ModelLM).
+type LM interface {
+	// VocabSize is the number of tokens the model scores.
+	VocabSize() int
+	// ContextLength is the longest prefix the model accepts.
+	ContextLength() int
+	// NextLogits returns n rows of logits, 1 ≤ n ≤ len(prefix): row i
+	// scores the token that follows prefix[:len(prefix)-n+1+i]. With n = 1
+	// it is the usual next-token question; with n > 1 it checks several
+	// proposed tokens at once, in a single pass. The rows may be reused by
+	// the next call.
+	NextLogits(prefix []int, n int) ([][]float32, error)
+}
+
+// ModelLM serves a Model through the LM interface. It keeps up to States
+// sequences with their KV caches and answers each question by extending the
+// one sharing the longest start with the prefix, running only the new
+// tokens through the model (in one batched pass). Callers that move back
+// and forth between a few sequences (beam search keeps one per beam)
+// should set States to about twice their number; a single sequence that
+// only grows or is cut back (speculative decoding) needs just one.
+type ModelLM struct {
+	Model *Model
+	// States is the most sequences kept at once; 0 means 1.
+	States int
+	// Profile, when not nil, collects the cost of every pass.
+	Profile *Profile
+	// Passes counts forward passes; Positions counts the positions they
+	// ran through the model (a cache hit runs fewer than asked for).
+	Passes, Positions int64
+
+	slots []*lmSlot
+	clock int64
+}
+
+// lmSlot is one kept sequence: a State whose cache holds tokens.
+type lmSlot struct {
+	st     *State
+	tokens []int
+	used   int64 // clock of the last use, to evict the least recently used
+}
+
+// NewModelLM wraps a model, keeping up to states sequences (at least 1).
+func NewModelLM(m *Model, states int) *ModelLM { return &ModelLM{Model: m, States: states} }
+
+// VocabSize is the model's vocabulary size.
+func (m *ModelLM) VocabSize() int { return m.Model.Config.VocabSize }
+
+// ContextLength is the model's context in tokens.
+func (m *ModelLM) ContextLength() int { return m.Model.Config.SeqLen }
+
+// NextLogits implements LM.
+func (m *ModelLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	if err := checkQuestion(m, prefix, n); err != nil {
+		return nil, err
+	}
+	slot, reuse := m.pick(prefix, len(prefix)-n)
+	slot.tokens = append(slot.tokens[:reuse], prefix[reuse:]...)
+	m.clock++
+	slot.used = m.clock
+	slot.st.Profile = m.Profile
+	rows, err := slot.st.PrefillAll(prefix[reuse:], reuse)
+	if err != nil {
+		return nil, err
+	}
+	m.Passes++
+	m.Positions += int64(len(prefix) - reuse)
+	return rows[len(rows)-n:], nil
+}
+
+// pick chooses the kept sequence to extend to prefix and how many of its
+// positions (at most limit) can be reused.
+func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int) {
+	var best *lmSlot
+	bestLen := -1
+	for _, s := range m.slots {
+		if l := min(commonPrefix(s.tokens, prefix), limit); l > bestLen || l == bestLen && len(s.tokens) < len(best.tokens) {
+			best, bestLen = s, l
+		}
+	}
+	// Extending in place is free when it destroys nothing: the sequence
+	// is a prefix of the question, or no other sequence may be kept.
+	if best != nil && (len(best.tokens) <= bestLen || max(m.States, 1) == 1) {
+		return best, bestLen
+	}
+	var slot *lmSlot
+	if len(m.slots) < max(m.States, 1) {
+		slot = &lmSlot{st: m.Model.NewState()}
+		m.slots = append(m.slots, slot)
+	} else {
+		slot = m.slots[0]
+		for _, s := range m.slots {
+			if s.used < slot.used {
+				slot = s
+			}
+		}
+		if slot == best {
+			return best, bestLen
+		}
+		slot.tokens = slot.tokens[:0]
+	}
+	if best == nil || bestLen == 0 {
+		return slot, 0
+	}
+	// Copy the shared positions' keys and values from the best match.
+	for l := range m.Model.Config.NLayers {
+		k, v := best.st.Cache.Layer(l, bestLen)
+		dk, dv := slot.st.Cache.Layer(l, bestLen)
+		copy(dk, k)
+		copy(dv, v)
+	}
+	slot.tokens = append(slot.tokens[:0], best.tokens[:bestLen]...)
+	return slot, bestLen
+}
+
+// commonPrefix is the length of the longest common start of a and b.
+func commonPrefix(a, b []int) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// checkQuestion validates the arguments of NextLogits.
+func checkQuestion(lm LM, prefix []int, n int) error {
+	if n < 1 || n > len(prefix) {
+		return fmt.Errorf("asked for %d rows of logits after a prefix of %d tokens: need 1 ≤ rows ≤ prefix length", n, len(prefix))
+	}
+	if len(prefix) > lm.ContextLength() {
+		return fmt.Errorf("prefix of %d tokens is longer than the model's context of %d tokens", len(prefix), lm.ContextLength())
+	}
+	return nil
+}
+
+// SampleLoop is the autoregressive loop over any LM: ask for the logits
+// after the sequence, let pick choose a token (Sampler.Sample, or Argmax
+// for greedy decoding), append it, repeat. It yields each new token and
+// stops after maxNew tokens (0: until the context is full), after a token
+// for which isEnd reports true (that token is yielded), or when the
+// context is full.
+func SampleLoop(lm LM, prompt []int, maxNew int, pick func(logits []float32) int, isEnd func(id int) bool) iter.Seq2[int, error] {
+	return func(yield func(int, error) bool) {
+		if len(prompt) == 0 {
+			yield(0, fmt.Errorf("empty prompt: need at least one token (BOS)"))
+			return
+		}
+		if len(prompt) >= lm.ContextLength() {
+			yield(0, fmt.Errorf("prompt of %d tokens leaves no room in the model's context of %d tokens", len(prompt), lm.ContextLength()))
+			return
+		}
+		seq := append([]int(nil), prompt...)
+		for n := 1; maxNew == 0 || n <= maxNew; n++ {
+			rows, err := lm.NextLogits(seq, 1)
+			if err != nil {
+				yield(0, err)
+				return
+			}
+			next := pick(rows[0])
+			if !yield(next, nil) || isEnd != nil && isEnd(next) {
+				return
+			}
+			seq = append(seq, next)
+			if len(seq) >= lm.ContextLength() {
+				return
+			}
+		}
+	}
+}

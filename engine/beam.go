@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// BeamOptions control a beam search.
+type BeamOptions struct {
+	// Width is the number of partial sequences (beams) kept after each
+	// step. Width 1 is greedy decoding.
+	Width int
+	// MaxNewTokens is the longest continuation considered (at least 1).
+	MaxNewTokens int
+	// LengthPenalty is α in the length normalisation of Google's neural
+	// machine translation system (Wu et al., 2016), which Hugging Face's
+	// beam search also uses in spirit: a finished sequence is ranked by
+	//
+	//	score = cumulative log-probability / ((5 + length) / 6)^α
+	//
+	// where length counts the generated tokens, including the end-of-text
+	// token. Every token adds a negative log-probability, so without
+	// normalisation (α = 0) short sequences win; α > 0 favours longer ones
+	// and α < 0 shorter ones. Typical values are 0.6 to 1.
+	LengthPenalty float64
+	// IsEnd reports whether a token ends the text (for llama2.c models,
+	// Tokenizer.IsEnd). A beam that picks such a token is finished: it is
+	// set aside as a candidate answer and no longer extended. Nil means no
+	// token ends the text.
+	IsEnd func(id int) bool
+	// Text, if set, gives the text of token id after token prev (for
+	// example Tokenizer.Decode); it labels the nodes of the tree.
+	Text func(prev, id int) string
+}
+
+// BeamNode is one node of the explored tree: a partial sequence, the
+// token it added to its parent, and what the search did with it.
+type BeamNode struct {
+	Parent  int    // index of the parent node; -1 for the root (the prompt)
+	Token   int    // the token this node adds; -1 for the root
+	Text    string // the token's text, when BeamOptions.Text is set
+	Depth   int    // generated tokens so far (0 for the root)
+	LogProb float64
+	// CumLogProb is the sum of LogProb from the root: the log-probability
+	// of the whole continuation.
+	CumLogProb float64
+	// Score is CumLogProb after length normalisation (see LengthPenalty).
+	Score  float64
+	Status BeamStatus
+}
+
+// BeamStatus says what the search did with a node.
+type BeamStatus string
+
+const (
+	// BeamKept: among the Width best at its depth; extended next step.
+	BeamKept BeamStatus = "kept"
+	// BeamPruned: a candidate that did not make the cut.
+	BeamPruned BeamStatus = "pruned"
+	// BeamFinished: ended the text (or reached the length limit) while
+	// among the best, and became a candidate answer.
+	BeamFinished BeamStatus = "finished"
+)
+
+// BeamHypothesis is a finished candidate answer.
+type BeamHypothesis struct {
+	Tokens     []int // the generated tokens, ending with the end token if Ended
+	CumLogProb float64
+	Score      float64
+	Ended      bool // false when cut at MaxNewTokens or the context limit
+	Node       int  // its last node in the tree
+}
+
+// BeamResult is what BeamSearch found and how.
+type BeamResult struct {
+	// Best is the highest-scoring hypothesis.
+	Best BeamHypothesis
+	// Hypotheses are the best Width hypotheses, best first.
+	Hypotheses []BeamHypothesis
+	// Tree is every node the search looked at. Tree[0] is the root;
+	// parents come before their children.
+	Tree []BeamNode
+	// Passes is the number of model questions asked (one per live beam
+	// per step).
+	Passes int
+}
+
+// BeamSearch finds a high-probability continuation of prompt: it keeps the
+// Width best partial sequences by total log-probability, extends each by
+// every token, and keeps the Width best extensions again, step after step.
+//
+// Per step, each beam proposes its most likely tokens (enough that Width
+// of them do not end the text); all proposals are ranked together by
+// cumulative log-probability. Going down that ranking, a proposal that ends
+// the text becomes a finished hypothesis if it ranks within the first
+// Width, and the first Width proposals that do not end the text become the
+// next beams. The search stops at MaxNewTokens (remaining beams become
+// hypotheses too), or as soon as Width hypotheses are finished and no live
+// beam can still beat the worst of them — which is exact, because a beam's
+// log-probability only falls as it grows.
+func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
+	if opts.Width < 1 {
+		return nil, fmt.Errorf("beam width = %d: must be at least 1", opts.Width)
+	}
+	if opts.MaxNewTokens < 1 {
+		return nil, fmt.Errorf("beam search max new tokens = %d: must be at least 1", opts.MaxNewTokens)
+	}
+	if math.IsNaN(opts.LengthPenalty) || math.IsInf(opts.LengthPenalty, 0) {
+		return nil, fmt.Errorf("length penalty = %v: must be a finite number", opts.LengthPenalty)
+	}
+	if len(prompt) == 0 {
+		return nil, fmt.Errorf("empty prompt: beam search needs at least one token (BOS)")
+	}
+	if len(prompt) >= lm.ContextLength() {
+		return nil, fmt.Errorf("prompt of %d tokens leaves no room in the model's context of %d tokens", len(prompt), lm.ContextLength())
+	}
+	isEnd := opts.IsEnd
+	if isEnd == nil {
+		isEnd = func(int) bool { return false }
+	}
+	maxNew := min(opts.MaxNewTokens, lm.ContextLength()-len(prompt))
+	lp := func(length int) float64 { return math.Pow((5+float64(length))/6, opts.LengthPenalty) }
+
+	res := &BeamResult{Tree: []BeamNode{{Parent: -1, Token: -1, Status: BeamKept}}}
+	live := []int{0}
+	var finished []BeamHypothesis
+	tokensOf := func(node int) []int {
+		var ts []int
+		for n := node; n > 0; n = res.Tree[n].Parent {
+			ts = append(ts, res.Tree[n].Token)
+		}
+		for i, j := 0, len(ts)-1; i < j; i, j = i+1, j-1 {
+			ts[i], ts[j] = ts[j], ts[i]
+		}
+		return ts
+	}
+	finish := func(node int, ended bool) {
+		n := &res.Tree[node]
+		n.Status = BeamFinished
+		finished = append(finished, BeamHypothesis{Tokens: tokensOf(node), CumLogProb: n.CumLogProb, Score: n.Score, Ended: ended, Node: node})
+	}
+
+	for depth := 1; depth <= maxNew && len(live) > 0; depth++ {
+		// Expand every live beam into its candidates.
+		var cands []int
+		for _, b := range live {
+			parent := res.Tree[b]
+			seq := append(append([]int(nil), prompt...), tokensOf(b)...)
+			rows, err := lm.NextLogits(seq, 1)
+			if err != nil {
+				return nil, err
+			}
+			res.Passes++
+			logp := LogSoftmax(rows[0])
+			prev := prompt[len(prompt)-1]
+			if parent.Token >= 0 {
+				prev = parent.Token
+			}
+			for _, id := range beamProposals(logp, opts.Width, isEnd) {
+				node := BeamNode{Parent: b, Token: id, Depth: depth, LogProb: logp[id], CumLogProb: parent.CumLogProb + logp[id], Status: BeamPruned}
+				node.Score = node.CumLogProb / lp(depth)
+				if opts.Text != nil {
+					node.Text = opts.Text(prev, id)
+				}
+				res.Tree = append(res.Tree, node)
+				cands = append(cands, len(res.Tree)-1)
+			}
+		}
+		// Rank them all together and keep the best.
+		sort.SliceStable(cands, func(i, j int) bool { return res.Tree[cands[i]].CumLogProb > res.Tree[cands[j]].CumLogProb })
+		live = live[:0]
+		for rank, c := range cands {
+			switch {
+			case isEnd(res.Tree[c].Token):
+				if rank < opts.Width {
+					finish(c, true)
+				}
+			case len(live) < opts.Width:
+				res.Tree[c].Status = BeamKept
+				live = append(live, c)
+			}
+		}
+		if depth == maxNew {
+			for _, b := range live {
+				finish(b, false)
+			}
+			break
+		}
+		// Stop when no live beam can beat the worst of Width finished ones.
+		if len(finished) >= opts.Width {
+			sortHypotheses(finished)
+			worst := finished[opts.Width-1].Score
+			canBeat := false
+			for _, b := range live {
+				// The sum only falls from here; the score is best with the
+				// largest normaliser it can still get.
+				bound := res.Tree[b].CumLogProb / max(lp(depth), lp(maxNew))
+				canBeat = canBeat || bound > worst
+			}
+			if !canBeat {
+				break
+			}
+		}
+	}
+	sortHypotheses(finished)
+	res.Hypotheses = finished[:min(len(finished), opts.Width)]
+	res.Best = res.Hypotheses[0]
+	return res, nil
+}
+
+// beamProposals returns a beam's candidate tokens, most likely first: the
+// width most likely tokens, extended until width of them do not end the
+// text. No other token can be among the width best continuations.
+func beamProposals(logp []float64, width int, isEnd func(int) bool) []int {
+	order := make([]int, len(logp))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return logp[order[a]] > logp[order[b]] })
+	var out []int
+	nonEnd := 0
+	for _, id := range order {
+		if len(out) >= width && nonEnd >= width {
+			break
+		}
+		out = append(out, id)
+		if !isEnd(id) {
+			nonEnd++
+		}
+	}
+	return out
+}
+
+// sortHypotheses orders hypotheses best score first.
+func sortHypotheses(h []BeamHypothesis) {
+	sort.SliceStable(h, func(i, j int) bool { return h[i].Score > h[j].Score })
+}

@@ -2,23 +2,143 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"math"
+	"time"
 )
 
-// Options control a generation.
+// Options control a generation. The zero value is greedy decoding until the
+// context is full, with no penalties and no stop sequences; every setting
+// whose zero value would be meaningless (TopP, RepetitionPenalty) treats
+// zero as "off".
 type Options struct {
 	// MaxNewTokens caps the number of generated tokens; 0 means "until the
 	// context is full".
 	MaxNewTokens int
-	// Temperature 0 is greedy decoding; higher values sample more freely.
+
+	// Temperature divides the logits before softmax. 0 is greedy decoding
+	// (always the most likely token); 1 samples from the model's own
+	// distribution; above 1 flattens it. Must not be negative.
 	Temperature float64
-	// TopP restricts sampling to the nucleus; 1 (or 0, meaning unset)
-	// disables it.
+	// TopK keeps only the K most likely tokens; 0 disables it.
+	TopK int
+	// TopP keeps the nucleus: the fewest most likely tokens whose
+	// probabilities add up to more than TopP. Must be in (0, 1]; 1 (or 0,
+	// meaning unset) disables it.
 	TopP float64
-	// Seed makes sampling reproducible.
+	// MinP keeps tokens with probability at least MinP × the top token's.
+	// Must be in [0, 1]; 0 disables it.
+	MinP float64
+	// Seed seeds the sampler's random number generator: the same seed,
+	// prompt and settings give the same text.
 	Seed uint64
+
+	// RepetitionPenalty divides the positive logits (and multiplies the
+	// negative ones) of tokens already in the text (CTRL/HF). Values above
+	// 1 discourage repetition; 1 (or 0, meaning unset) disables it. Must
+	// not be negative.
+	RepetitionPenalty float64
+	// PresencePenalty is subtracted once from the logit of every token
+	// already in the text (OpenAI; usual range -2..2).
+	PresencePenalty float64
+	// FrequencyPenalty × count is subtracted from the logit of every token
+	// already in the text, count being how often it occurs (OpenAI; usual
+	// range -2..2).
+	FrequencyPenalty float64
+	// NoRepeatNGram bans any token that would repeat an n-gram of this
+	// many tokens already in the text; 0 disables it.
+	NoRepeatNGram int
+	// LogitBias adds an offset to the logits of chosen token ids before
+	// every other stage; -Inf bans a token.
+	LogitBias map[int]float32
+
+	// Stop lists stop sequences: generation ends as soon as the text
+	// contains one, even across token boundaries. The stop sequence itself
+	// is not part of the text unless IncludeStop is set. Streamed text never
+	// shows part of a stop sequence.
+	Stop []string
+	// IncludeStop keeps the matched stop sequence at the end of the text.
+	IncludeStop bool
+	// StopWhen, if set, is asked after every token whether to stop. text is
+	// everything generated so far (raw bytes, stop sequences not yet
+	// removed) and ids the generated token ids.
+	StopWhen func(text string, ids []int) bool
+
+	// TopLogProbs, when positive, fills Step.TopLogProbs with that many of
+	// the most likely tokens at each step.
+	TopLogProbs int
+	// Trace fills Step.Stages with the distribution after every sampling
+	// stage (costly for big vocabularies: one softmax per stage).
+	Trace bool
+}
+
+// SettingError reports an impossible setting in Options: which one, its
+// value and what it must be.
+type SettingError struct {
+	Setting string // the Options field, e.g. "TopP" or "Stop[2]"
+	Value   any
+	Problem string
+}
+
+func (e *SettingError) Error() string {
+	v := fmt.Sprint(e.Value)
+	if s, ok := e.Value.(string); ok {
+		v = fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%s = %s: %s", e.Setting, v, e.Problem)
+}
+
+// Validate reports the first impossible setting. vocabSize is the model's
+// vocabulary, which LogitBias ids must fall in (0 skips that check).
+func (o Options) Validate(vocabSize int) error {
+	if o.MaxNewTokens < 0 {
+		return &SettingError{"MaxNewTokens", o.MaxNewTokens, "must be 0 (no limit) or positive"}
+	}
+	if err := o.validateSampling(vocabSize); err != nil {
+		return err
+	}
+	for i, s := range o.Stop {
+		if s == "" {
+			return &SettingError{fmt.Sprintf("Stop[%d]", i), s, "an empty stop sequence would match before any text"}
+		}
+	}
+	if o.TopLogProbs < 0 {
+		return &SettingError{"TopLogProbs", o.TopLogProbs, "must be 0 (none) or positive"}
+	}
+	return nil
+}
+
+func (o Options) validateSampling(vocabSize int) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	switch {
+	case !finite(o.Temperature) || o.Temperature < 0:
+		return &SettingError{"Temperature", o.Temperature, "must be 0 (greedy) or positive"}
+	case o.TopK < 0:
+		return &SettingError{"TopK", o.TopK, "must be 0 (off) or positive"}
+	case math.IsNaN(o.TopP) || o.TopP < 0 || o.TopP > 1:
+		return &SettingError{"TopP", o.TopP, "must be in (0, 1] (0 means unset, 1 is off)"}
+	case math.IsNaN(o.MinP) || o.MinP < 0 || o.MinP > 1:
+		return &SettingError{"MinP", o.MinP, "must be in [0, 1] (0 is off)"}
+	case !finite(o.RepetitionPenalty) || o.RepetitionPenalty < 0:
+		return &SettingError{"RepetitionPenalty", o.RepetitionPenalty, "must be positive (1 is off; 0 means unset)"}
+	case !finite(o.PresencePenalty):
+		return &SettingError{"PresencePenalty", o.PresencePenalty, "must be a finite number"}
+	case !finite(o.FrequencyPenalty):
+		return &SettingError{"FrequencyPenalty", o.FrequencyPenalty, "must be a finite number"}
+	case o.NoRepeatNGram < 0:
+		return &SettingError{"NoRepeatNGram", o.NoRepeatNGram, "must be 0 (off) or positive"}
+	}
+	for id, b := range o.LogitBias {
+		if vocabSize > 0 && (id < 0 || id >= vocabSize) {
+			return &SettingError{fmt.Sprintf("LogitBias[%d]", id), b, fmt.Sprintf("token id %d is outside the vocabulary (0..%d)", id, vocabSize-1)}
+		}
+		if math.IsNaN(float64(b)) || math.IsInf(float64(b), 1) {
+			return &SettingError{fmt.Sprintf("LogitBias[%d]", id), b, "must be a number or -Inf (ban)"}
+		}
+	}
+	return nil
 }
 
 // FinishReason says which condition ended a generation.
@@ -31,18 +151,64 @@ const (
 	FinishLength FinishReason = "length"
 	// FinishContext: the model's context window is full.
 	FinishContext FinishReason = "context"
+	// FinishStop: the text contains one of Options.Stop.
+	FinishStop FinishReason = "stop"
+	// FinishPredicate: Options.StopWhen returned true.
+	FinishPredicate FinishReason = "predicate"
+	// FinishDeadline: the context's deadline passed.
+	FinishDeadline FinishReason = "deadline"
+	// FinishCancelled: the context was cancelled.
+	FinishCancelled FinishReason = "cancelled"
 )
+
+// NoToken is the Step.ID of a final step that carries no new token: when
+// generation is cancelled or times out before the first token.
+const NoToken = -1
 
 // Step is one generated token.
 type Step struct {
-	ID      int     // token id
-	Text    string  // its text (bytes; a byte-fallback token may hold part of a UTF-8 character)
-	LogProb float64 // log-probability the model gave it (before temperature)
+	ID    int    // token id (NoToken on a final step without a token)
+	Piece string // the token's own text: raw bytes, possibly part of a UTF-8 character
+	// Text is the text to show now. It is always valid UTF-8, never holds
+	// part of a stop sequence, and may be empty (text held back) or cover
+	// several tokens (text released). Joining every step's Text gives the
+	// whole output.
+	Text    string
+	LogProb float64 // log-probability the model gave this token (before any sampling stage)
 	Pos     int     // its position in the sequence (the prompt starts at 0)
+	// TopLogProbs lists the Options.TopLogProbs most likely tokens at this
+	// position under the model's distribution.
+	TopLogProbs []TokenLogProb
+	// Stages is the distribution after every sampling stage (Options.Trace).
+	Stages []Stage
 	// Finish is set on the last step and says why generation ended. When
 	// the model ends the text, the last step is its end-of-text token, with
-	// empty Text.
+	// an empty Piece.
 	Finish FinishReason
+	// Stats is set on the last step.
+	Stats *Stats
+}
+
+// Stats summarises a generation: token counts and the time of each phase.
+type Stats struct {
+	PromptTokens    int           // prompt tokens, BOS included
+	GeneratedTokens int           // steps that produced a token
+	Prefill         time.Duration // running the prompt, up to the first logits
+	Decode          time.Duration // sampling and forward passes of the generated tokens
+	StopSequence    string        // the stop sequence that ended the text (FinishStop)
+}
+
+// PrefillTokensPerSecond is the prompt processing speed.
+func (s Stats) PrefillTokensPerSecond() float64 { return perSecond(s.PromptTokens, s.Prefill) }
+
+// DecodeTokensPerSecond is the generation speed.
+func (s Stats) DecodeTokensPerSecond() float64 { return perSecond(s.GeneratedTokens, s.Decode) }
+
+func perSecond(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
 }
 
 // IsEnd reports whether a generated token ends the text. In llama2.c
@@ -50,11 +216,15 @@ type Step struct {
 func (t *Tokenizer) IsEnd(id int) bool { return id == t.bos || id == t.eos }
 
 // Generate runs the autoregressive loop: it encodes the prompt (after BOS),
-// feeds it through the model, then repeatedly turns the logits of the last
-// position into a token, yields it, and feeds it back — until the model ends
-// the text, MaxNewTokens is reached or the context is full. The prompt must
-// leave room for at least one new token. Cancelling ctx stops the loop with
-// ctx's error.
+// feeds it through the model (prefill), then repeatedly turns the logits of
+// the last position into a token, yields it, and feeds it back (decode).
+//
+// It stops at the first of: the model's end-of-text token, a stop sequence,
+// StopWhen, MaxNewTokens, a full context, or ctx being done (checked before
+// every forward pass). The last step says which in Finish; a cancelled or
+// expired ctx is a finish reason, not an error. Errors — invalid Options, a
+// tokenizer that does not fit the model, a prompt with no room to generate —
+// are reported before any work, as the only value yielded.
 func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts Options) iter.Seq2[Step, error] {
 	return func(yield func(Step, error) bool) {
 		fail := func(err error) { yield(Step{}, err) }
@@ -62,19 +232,11 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			fail(fmt.Errorf("tokenizer has %d tokens but model %s has vocab_size %d", tok.VocabSize(), m.Name, m.Config.VocabSize))
 			return
 		}
-		if opts.MaxNewTokens < 0 {
-			fail(fmt.Errorf("max new tokens = %d: must be 0 (no limit) or positive", opts.MaxNewTokens))
-			return
-		}
-		topP := opts.TopP
-		if topP == 0 {
-			topP = 1
-		}
-		sampler, err := NewSampler(opts.Temperature, topP, opts.Seed)
-		if err != nil {
+		if err := opts.Validate(m.Config.VocabSize); err != nil {
 			fail(err)
 			return
 		}
+		sampler := opts.sampler()
 		ids, err := tok.Encode(prompt, true, false)
 		if err != nil {
 			fail(fmt.Errorf("encoding prompt: %w", err))
@@ -84,52 +246,122 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			fail(fmt.Errorf("prompt is %d tokens (with BOS) but the model's context is %d: no room to generate", len(ids), m.Config.SeqLen))
 			return
 		}
+
+		stats := Stats{PromptTokens: len(ids)}
+		out := newTextOut(opts)
 		st := m.NewState()
-		// Prefill: every prompt token but the last only fills the cache.
-		for pos, id := range ids[:len(ids)-1] {
-			if err := ctx.Err(); err != nil {
-				fail(err)
-				return
-			}
-			st.forward(id, pos)
+		start := time.Now()
+		logits, err := prefillPrompt(ctx, st, ids)
+		stats.Prefill = time.Since(start)
+		if err != nil {
+			yield(Step{ID: NoToken, Pos: len(ids), Text: out.flush(""), Finish: finishFor(err), Stats: &stats}, nil)
+			return
 		}
-		token, pos := ids[len(ids)-1], len(ids)-1
+
+		seq := append(make([]int, 0, m.Config.SeqLen), ids...) // the whole sequence so far
+		var text []byte                                        // every generated piece, for StopWhen
+		prev, pos := ids[len(ids)-1], len(ids)-1
 		for n := 1; ; n++ {
-			if err := ctx.Err(); err != nil {
-				fail(err)
-				return
+			start := time.Now()
+			history := seq[1:] // what the penalties look at: everything after BOS
+			var step Step
+			if opts.Trace {
+				step.ID, step.Stages = sampler.SampleTrace(logits, history)
+			} else {
+				step.ID = sampler.Sample(logits, history...)
 			}
-			st.forward(token, pos)
-			next := sampler.Sample(st.logits)
-			step := Step{ID: next, Pos: pos + 1, LogProb: logProbOf(st.logits, next)}
+			next := step.ID
+			step.Pos = pos + 1
+			step.LogProb = LogProbOf(logits, next)
+			if opts.TopLogProbs > 0 {
+				step.TopLogProbs = TopLogProbs(logits, opts.TopLogProbs)
+				for i := range step.TopLogProbs {
+					step.TopLogProbs[i].Text = tok.Decode(prev, step.TopLogProbs[i].ID)
+				}
+			}
+			if !tok.IsEnd(next) {
+				step.Piece = tok.Decode(prev, next)
+			}
+			seq = append(seq, next)
+			text = append(text, step.Piece...)
+			released, stop, stopped := out.push(step.Piece)
+
 			switch {
 			case tok.IsEnd(next):
 				step.Finish = FinishEOS
+			case stopped:
+				step.Finish, stats.StopSequence = FinishStop, stop
+			case opts.StopWhen != nil && opts.StopWhen(string(text), seq[len(ids):]):
+				step.Finish = FinishPredicate
 			case n == opts.MaxNewTokens:
 				step.Finish = FinishLength
 			case pos+1 >= m.Config.SeqLen:
 				step.Finish = FinishContext
+			case ctx.Err() != nil:
+				step.Finish = finishFor(ctx.Err())
 			}
-			if step.Finish != FinishEOS {
-				step.Text = tok.Decode(token, next)
+			stats.GeneratedTokens = n
+			if step.Finish == "" {
+				step.Text = released
+				st.forward(next, pos+1)
+				logits = st.logits
+				stats.Decode += time.Since(start)
+			} else {
+				step.Text = out.flush(released)
+				stats.Decode += time.Since(start)
+				step.Stats = &stats
 			}
 			if !yield(step, nil) || step.Finish != "" {
 				return
 			}
-			token, pos = next, pos+1
+			prev, pos = next, pos+1
 		}
 	}
 }
 
-// logProbOf returns log softmax(logits)[id] without allocating.
-func logProbOf(logits []float32, id int) float64 {
-	mx := math.Inf(-1)
-	for _, z := range logits {
-		mx = max(mx, float64(z))
+// prefillPrompt runs every prompt token through the model, filling the KV
+// cache, and returns the logits after the last one: the distribution of the
+// first new token. It is the one place the loop feeds the prompt, so a
+// faster (batched) prefill replaces only this body. ctx is checked between
+// tokens.
+func prefillPrompt(ctx context.Context, st *State, ids []int) ([]float32, error) {
+	for pos, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		st.forward(id, pos)
 	}
-	var sum float64
-	for _, z := range logits {
-		sum += math.Exp(float64(z) - mx)
+	return st.logits, nil
+}
+
+// finishFor turns a context error into a finish reason.
+func finishFor(err error) FinishReason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return FinishDeadline
 	}
-	return float64(logits[id]) - mx - math.Log(sum)
+	return FinishCancelled
+}
+
+// textOut turns the raw pieces of the generated tokens into the text shown
+// to the reader: first stop sequences are found and held back, then
+// incomplete UTF-8 characters.
+type textOut struct {
+	stops *StopMatcher
+	utf8  UTF8Stream
+}
+
+func newTextOut(opts Options) *textOut {
+	return &textOut{stops: NewStopMatcher(opts.Stop, opts.IncludeStop)}
+}
+
+// push adds a token's piece and returns the text that may be shown now.
+func (o *textOut) push(piece string) (text, stop string, stopped bool) {
+	released, stop, stopped := o.stops.Push(piece)
+	return o.utf8.Push(released), stop, stopped
+}
+
+// flush ends the text: text (already returned by push) is followed by
+// everything still held back.
+func (o *textOut) flush(text string) string {
+	return text + o.utf8.Push(o.stops.Flush()) + o.utf8.Flush()
 }

@@ -1,0 +1,60 @@
+package engine
+
+import "math"
+
+// TokenLogProb is one token and the log-probability the model gave it.
+type TokenLogProb struct {
+	ID      int
+	Text    string // the token's text at this position (raw bytes)
+	LogProb float64
+}
+
+// LogProbOf returns log softmax(logits)[id], the model's own log-probability
+// of a token (before any sampling stage), without allocating.
+func LogProbOf(logits []float32, id int) float64 {
+	return float64(logits[id]) - logSumExp(logits)
+}
+
+// TopLogProbs returns the n most likely tokens under the model's
+// distribution, most likely first (lower id first on ties), with their
+// log-probabilities. Text is left empty; Generate fills it in.
+func TopLogProbs(logits []float32, n int) []TokenLogProb {
+	n = min(n, len(logits))
+	if n <= 0 {
+		return nil
+	}
+	lse := logSumExp(logits)
+	top := make([]TokenLogProb, 0, n)
+	for id, z := range logits {
+		lp := float64(z) - lse
+		if len(top) == n && lp <= top[n-1].LogProb {
+			continue
+		}
+		// Insert in order, dropping the smallest when full.
+		i := len(top)
+		if i < n {
+			top = append(top, TokenLogProb{})
+		} else {
+			i = n - 1
+		}
+		for i > 0 && top[i-1].LogProb < lp {
+			top[i] = top[i-1]
+			i--
+		}
+		top[i] = TokenLogProb{ID: id, LogProb: lp}
+	}
+	return top
+}
+
+// logSumExp is log Σ exp(z_j), computed stably around the maximum.
+func logSumExp(logits []float32) float64 {
+	mx := math.Inf(-1)
+	for _, z := range logits {
+		mx = max(mx, float64(z))
+	}
+	var sum float64
+	for _, z := range logits {
+		sum += math.Exp(float64(z) - mx)
+	}
+	return mx + math.Log(sum)
+}

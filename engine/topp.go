@@ -1,0 +1,32 @@
+package engine
+
+import "sort"
+
+// TopP returns the nucleus of a probability distribution: the smallest set
+// of most likely tokens whose probabilities add up to more than topP,
+// ordered from most to least likely. Because the set grows and shrinks with
+// the model's certainty — one token when it is sure, many when it is not —
+// top-p adapts where top-k cannot.
+//
+// It follows llama2.c exactly, so that the same seed gives the same text:
+// tokens below (1-topP)/(n-1) can never be in the nucleus and are dropped
+// before sorting, the sort is stable, and sums are float32. The result
+// reuses buf's storage.
+func TopP(probs []float32, topP float64, buf []int) []int {
+	order := buf[:0]
+	cutoff := float32((1 - topP) / float64(len(probs)-1))
+	for i, p := range probs {
+		if p >= cutoff {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return probs[order[a]] > probs[order[b]] })
+	var cum float32
+	for i, id := range order {
+		cum += probs[id]
+		if float64(cum) > topP {
+			return order[:i+1]
+		}
+	}
+	return order // rounding kept the total at or below topP: keep them all
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Installs everything the course notebooks need, inside the repository:
+#
+#   kernel/.bin/      GoNB (the Go kernel), goimports and gopls
+#   kernel/.venv/     Python virtual environment with JupyterLab, the GoNB
+#                     kernel spec and the course's Jupyter settings
+#   kernel/node_modules/, kernel/.static/
+#                     ECharts (served to notebook charts by the local Jupyter
+#                     server, so charts work offline) and playwright-core
+#                     (drives Chromium in the browser test)
+#
+# Nothing is written outside the repository except Go's and pip's/npm's
+# download caches. Each step remembers what it installed (stamp files named
+# after the pinned version), so running this again only checks and prints.
+#
+# Usage: kernel/install.sh   (or `make install` from the repository root)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KERNEL="$ROOT/kernel"
+BIN="$KERNEL/.bin"
+VENV="$KERNEL/.venv"
+STATIC="$KERNEL/.static"
+
+# Pinned versions. GoNB must match the `tool` line in go.mod; goimports comes
+# from the golang.org/x/tools version that gopls pins in its own go.mod.
+GONB_VERSION=v0.11.4
+GOPLS_VERSION=v0.23.0
+XTOOLS_VERSION=v0.47.1-0.20260707181000-a299dadba899
+ECHARTS_VERSION=5.4.3
+MIN_PYTHON=3.11
+
+# The kernel spec name. Notebooks name it in their metadata.
+KERNEL_NAME=gonb
+
+say() { printf '==> %s\n' "$*"; }
+ok() { printf '    %s\n' "$*"; }
+warn() { printf '\n    WARNING: %s\n\n' "$*" >&2; }
+die() {
+	printf '\nERROR: %s\n' "$*" >&2
+	exit 1
+}
+
+sha() { sha256sum "$1" | cut -c1-16; }
+
+# write_if_changed PATH: writes stdin to PATH only if the content differs,
+# so a second run leaves every file (and its timestamp) alone.
+write_if_changed() {
+	local dst="$1" tmp
+	tmp="$(mktemp)"
+	cat >"$tmp"
+	if [[ -f "$dst" ]] && cmp -s "$tmp" "$dst"; then
+		rm -f "$tmp"
+		return 1
+	fi
+	mkdir -p "$(dirname "$dst")"
+	mv "$tmp" "$dst"
+	chmod 0644 "$dst"
+}
+
+# --- 1. Prerequisites ------------------------------------------------------
+
+say "Checking prerequisites"
+command -v go >/dev/null || die "Go is not on PATH. Install Go $(sed -n 's/^go //p' "$ROOT/go.mod") or newer from https://go.dev/dl/ and run this again."
+GO="$(command -v go)"
+ok "go: $("$GO" version)"
+
+PYTHON="${PYTHON:-}"
+if [[ -z "$PYTHON" ]]; then
+	for candidate in python3 python; do
+		if command -v "$candidate" >/dev/null; then
+			PYTHON="$(command -v "$candidate")"
+			break
+		fi
+	done
+fi
+[[ -n "$PYTHON" ]] || die "Python 3 is not on PATH. Install Python $MIN_PYTHON or newer (with pip and venv) and run this again."
+"$PYTHON" - "$MIN_PYTHON" <<'EOF' || die "Python $MIN_PYTHON or newer is needed (found $("$PYTHON" --version 2>&1) at $PYTHON). Set PYTHON=/path/to/python3.11+ to pick another one."
+import sys
+need = tuple(int(x) for x in sys.argv[1].split("."))
+sys.exit(0 if sys.version_info[:2] >= need else 1)
+EOF
+ok "python: $("$PYTHON" --version 2>&1) ($PYTHON)"
+
+NPM=""
+if command -v npm >/dev/null && command -v node >/dev/null; then
+	NPM="$(command -v npm)"
+	ok "node: $(node --version), npm: $("$NPM" --version 2>/dev/null)"
+else
+	ok "npm: not found"
+fi
+
+# --- 2. Go tools: GoNB, goimports, gopls -----------------------------------
+
+say "Go tools in kernel/.bin"
+mkdir -p "$BIN"
+grep -q "github.com/janpfeifer/gonb $GONB_VERSION" "$ROOT/go.mod" ||
+	die "go.mod does not require github.com/janpfeifer/gonb $GONB_VERSION: keep kernel/install.sh and go.mod in step."
+
+# go_tool NAME PACKAGE VERSION [module]
+#
+# With "module", the tool is built from this module's go.mod (its `tool`
+# line), which pins the version; the module proxy refuses version listings
+# for GoNB, which `go install pkg@version` would ask for. Otherwise go install
+# builds PACKAGE@VERSION with the tool's own go.mod.
+go_tool() {
+	local name="$1" pkg="$2" version="$3" from="${4:-}" stamp="$BIN/.$1@$3"
+	if [[ -x "$BIN/$name" && -f "$stamp" ]]; then
+		ok "$name $version (already installed)"
+		return
+	fi
+	if [[ "$from" == module ]]; then
+		ok "$name $version: installing (go install $pkg, version from go.mod)"
+		(cd "$ROOT" && GOBIN="$BIN" "$GO" install "$pkg")
+	else
+		ok "$name $version: installing (go install $pkg@$version)"
+		GOBIN="$BIN" "$GO" install "$pkg@$version"
+	fi
+	rm -f "$BIN/.$name@"*
+	touch "$stamp"
+}
+go_tool gonb github.com/janpfeifer/gonb "$GONB_VERSION" module
+go_tool goimports golang.org/x/tools/cmd/goimports "$XTOOLS_VERSION"
+go_tool gopls golang.org/x/tools/gopls "$GOPLS_VERSION"
+
+# The notebooks build against this module: fetch its dependencies now so the
+# first notebook cell needs no network.
+say "Go module dependencies"
+(cd "$ROOT" && "$GO" mod download)
+ok "module cache ready ($("$GO" env GOMODCACHE))"
+
+# --- 3. Python virtual environment with JupyterLab -------------------------
+
+say "Python environment in kernel/.venv"
+REQ_STAMP="$VENV/.requirements-$(sha "$KERNEL/requirements.txt")"
+if [[ -x "$VENV/bin/python" && -f "$REQ_STAMP" ]]; then
+	ok "requirements.txt unchanged (already installed)"
+else
+	if [[ ! -x "$VENV/bin/python" ]]; then
+		ok "creating virtual environment"
+		"$PYTHON" -m venv "$VENV" ||
+			die "could not create a virtual environment. On Debian/Ubuntu install the python3-venv package."
+	fi
+	ok "installing pinned packages from kernel/requirements.txt"
+	"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+		--requirement "$KERNEL/requirements.txt"
+	rm -f "$VENV"/.requirements-*
+	touch "$REQ_STAMP"
+fi
+ok "$("$VENV/bin/jupyter" lab --version | sed 's/^/jupyterlab /')"
+
+# --- 4. GoNB kernel spec, inside the venv only ------------------------------
+
+# The spec lives in kernel/.venv/share/jupyter/kernels/gonb, which only this
+# venv's Jupyter sees: kernels installed in ~/.local/share/jupyter stay as they
+# are. Its PATH puts our pinned goimports/gopls and the go used here first.
+say "GoNB kernel spec (kernel/.venv/share/jupyter/kernels/$KERNEL_NAME)"
+SPEC_DIR="$VENV/share/jupyter/kernels/$KERNEL_NAME"
+KERNEL_PATH="$BIN:$(dirname "$GO")"
+if [[ ! -f "$SPEC_DIR/logo-svg.svg" ]]; then
+	# GoNB's own installer writes the logo (and a kernel.json we replace
+	# below). JUPYTER_DATA_DIR keeps it inside the venv.
+	log="$(JUPYTER_DATA_DIR="$VENV/share/jupyter" PATH="$KERNEL_PATH:$PATH" \
+		"$BIN/gonb" --install 2>&1)" || die "gonb --install failed:
+$log"
+fi
+if "$VENV/bin/python" - "$BIN/gonb" "$KERNEL_PATH" <<'EOF' | write_if_changed "$SPEC_DIR/kernel.json"; then
+import json, sys
+gonb, path = sys.argv[1], sys.argv[2]
+spec = {
+    "argv": [gonb, "--kernel", "{connection_file}"],
+    "display_name": "Go (GoNB)",
+    "language": "go",
+    "interrupt_mode": "message",
+    "env": {"PATH": path + ":${PATH}"},
+}
+print(json.dumps(spec, indent=2))
+EOF
+	ok "written"
+else
+	ok "unchanged"
+fi
+
+# --- 5. Jupyter settings for the course -------------------------------------
+
+say "Jupyter settings (kernel/.venv/etc/jupyter, kernel/.venv/share/jupyter/lab/settings)"
+# Serve kernel/.static under <base_url>/static/, where notebook charts look
+# for ECharts (see engine/notebook).
+if "$VENV/bin/python" - "$STATIC" <<'EOF' | write_if_changed "$VENV/etc/jupyter/jupyter_server_config.json"; then
+import json, sys
+print(json.dumps({"ServerApp": {"extra_static_paths": [sys.argv[1]]}}, indent=2))
+EOF
+	ok "server config written"
+else
+	ok "server config unchanged"
+fi
+# No news or update checks: they need the internet and interrupt the page.
+if write_if_changed "$VENV/share/jupyter/lab/settings/overrides.json" <<'EOF'; then
+{
+  "@jupyterlab/apputils-extension:notification": {
+    "checkForUpdates": false,
+    "fetchNews": "false"
+  }
+}
+EOF
+	ok "lab settings written"
+else
+	ok "lab settings unchanged"
+fi
+
+# --- 6. ECharts for offline charts, playwright-core for the browser test ---
+
+say "Browser assets (kernel/node_modules, kernel/.static)"
+ECHARTS_DST="$STATIC/tokenbytoken/echarts-$ECHARTS_VERSION.min.js"
+if [[ -n "$NPM" ]]; then
+	NPM_STAMP="$KERNEL/node_modules/.lock-$(sha "$KERNEL/package-lock.json")"
+	if [[ -f "$NPM_STAMP" ]]; then
+		ok "package-lock.json unchanged (already installed)"
+	else
+		ok "npm ci (echarts $ECHARTS_VERSION, playwright-core)"
+		(cd "$KERNEL" && "$NPM" ci --no-audit --no-fund --loglevel=error)
+		touch "$NPM_STAMP"
+	fi
+	got="$(node -p 'require(process.argv[1]).version' "$KERNEL/node_modules/echarts/package.json")"
+	[[ "$got" == "$ECHARTS_VERSION" ]] || die "kernel/node_modules has echarts $got, want $ECHARTS_VERSION"
+	if write_if_changed "$ECHARTS_DST" <"$KERNEL/node_modules/echarts/dist/echarts.min.js"; then
+		ok "echarts $ECHARTS_VERSION copied to kernel/.static/tokenbytoken/"
+	else
+		ok "echarts $ECHARTS_VERSION ready in kernel/.static/tokenbytoken/"
+	fi
+elif [[ -f "$ECHARTS_DST" ]]; then
+	ok "npm not found, but echarts $ECHARTS_VERSION is already in kernel/.static/tokenbytoken/"
+else
+	warn "npm was not found, so ECharts $ECHARTS_VERSION could not be installed for offline use.
+    Charts in the notebooks will load it from a public CDN instead, which works
+    only while this machine is online; offline, each chart says what is missing.
+    Install Node.js 20+ with npm and run 'make install' again to fix this.
+    (The browser test, part of 'make test', needs npm too.)"
+fi
+
+say "Installed. Start JupyterLab with: make lab"

@@ -82,6 +82,7 @@ type SettingError struct {
 	Problem string
 }
 
+// Error says "Setting = value: problem".
 func (e *SettingError) Error() string {
 	v := fmt.Sprint(e.Value)
 	if s, ok := e.Value.(string); ok {

@@ -79,6 +79,17 @@ func TestTopKTopPMinP(t *testing.T) {
 		[]float64{0.7311, 0.2689, 0, 0}, tol)
 }
 
+func TestTopPTinyNucleus(t *testing.T) {
+	// With top-p below 1/n even the best token is under llama2.c's
+	// pre-sort cutoff (1-p)/(n-1); the nucleus is still the best token.
+	if got := TopP([]float32{0.4, 0.6}, 0.1, nil); !slices.Equal(got, []int{1}) {
+		t.Fatalf("TopP([0.4 0.6], 0.1) = %v, want [1]", got)
+	}
+	if got := TopP([]float32{1}, 0.5, nil); !slices.Equal(got, []int{0}) {
+		t.Fatalf("TopP([1], 0.5) = %v, want [0]", got)
+	}
+}
+
 func TestCombinationsFollowTheDocumentedOrder(t *testing.T) {
 	const tol = 5e-4
 	// Top-p before min-p (HF, llama.cpp): top-p 0.9 keeps {0,1,2}; min-p 0.1

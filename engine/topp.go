@@ -20,6 +20,13 @@ func TopP(probs []float32, topP float64, buf []int) []int {
 			order = append(order, i)
 		}
 	}
+	if len(order) == 0 {
+		// Only possible when topP < 1/n (or n = 1): then even the best
+		// token is under the cutoff, and every token stays a candidate.
+		for i := range probs {
+			order = append(order, i)
+		}
+	}
 	sort.SliceStable(order, func(a, b int) bool { return probs[order[a]] > probs[order[b]] })
 	var cum float32
 	for i, id := range order {

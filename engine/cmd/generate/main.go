@@ -5,7 +5,7 @@
 //
 // Sampling: -temperature (0 is greedy), -topk, -topp, -minp, -seed;
 // penalties: -repeat-penalty, -presence, -frequency; stopping: -n, -stop
-// (repeatable), -timeout. With -json it prints one JSON object per token
+// (repeatable), -include-stop, -timeout. With -json it prints one JSON object per token
 // (id, text, log-probability and, with -logprobs N, the N most likely
 // alternatives) and a final summary (finish reason, token counts, prefill
 // and decode times, tokens per second). Without -json it prints the prompt
@@ -45,6 +45,7 @@ type config struct {
 	repeatPenalty            float64       // -repeat-penalty; 1 is off
 	presence, frequency      float64       // -presence, -frequency
 	stops                    stopList      // -stop, repeatable
+	includeStop              bool          // -include-stop
 	timeout                  time.Duration // -timeout; 0 is none
 	logprobs                 int           // -logprobs N
 	json                     bool          // -json
@@ -118,6 +119,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&cfg.presence, "presence", 0, "presence penalty, subtracted once per token already used")
 	fs.Float64Var(&cfg.frequency, "frequency", 0, "frequency penalty, subtracted per use of a token")
 	fs.Var(&cfg.stops, "stop", "stop sequence (repeatable)")
+	fs.BoolVar(&cfg.includeStop, "include-stop", false, "end the text with the stop sequence that ended it")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "stop after this long, e.g. 2s (0: no limit)")
 	fs.IntVar(&cfg.logprobs, "logprobs", 0, "with -json, list the N most likely tokens at every step")
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object per token and a summary")
@@ -161,6 +163,7 @@ func (cfg *config) options() engine.Options {
 		PresencePenalty:   cfg.presence,
 		FrequencyPenalty:  cfg.frequency,
 		Stop:              cfg.stops,
+		IncludeStop:       cfg.includeStop,
 		TopLogProbs:       cfg.logprobs,
 	}
 }

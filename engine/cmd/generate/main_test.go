@@ -180,4 +180,10 @@ func TestTextModeStreamsEachPiece(t *testing.T) {
 	if !strings.Contains(stderr.String(), "finish: stop") {
 		t.Fatalf("stderr %q does not report the stop", stderr.String())
 	}
+
+	out.writes = nil
+	status = run([]string{"-model", model, "-tokenizer", tokenizer, "-n", "30", "-temperature", "0", "-stop", "Lily", "-include-stop"}, &out, &stderr)
+	if got, want := strings.Join(out.writes, ""), publishedStart[:strings.Index(publishedStart, "Lily")+4]+"\n"; status != 0 || got != want {
+		t.Fatalf("with -include-stop: status %d, printed %q, want %q", status, got, want)
+	}
 }

@@ -63,7 +63,7 @@ type Options struct {
 	IncludeStop bool
 	// StopWhen, if set, is asked after every token whether to stop. text is
 	// everything generated so far (raw bytes, stop sequences not yet
-	// removed) and ids the generated token ids.
+	// removed) and ids the generated token ids, which it must not modify.
 	StopWhen func(text string, ids []int) bool
 
 	// TopLogProbs, when positive, fills Step.TopLogProbs with that many of
@@ -255,7 +255,7 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 		logits, err := prefillPrompt(ctx, st, ids)
 		stats.Prefill = time.Since(start)
 		if err != nil {
-			yield(Step{ID: NoToken, Pos: len(ids), Text: out.flush(""), Finish: finishFor(err), Stats: &stats}, nil)
+			yield(Step{ID: NoToken, Pos: len(ids), Finish: finishFor(err), Stats: &stats}, nil)
 			return
 		}
 
@@ -301,17 +301,16 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			case ctx.Err() != nil:
 				step.Finish = finishFor(ctx.Err())
 			}
-			stats.GeneratedTokens = n
 			if step.Finish == "" {
 				step.Text = released
 				st.forward(next, pos+1)
 				logits = st.logits
-				stats.Decode += time.Since(start)
 			} else {
 				step.Text = out.flush(released)
-				stats.Decode += time.Since(start)
 				step.Stats = &stats
 			}
+			stats.GeneratedTokens = n
+			stats.Decode += time.Since(start)
 			if !yield(step, nil) || step.Finish != "" {
 				return
 			}

@@ -144,30 +144,138 @@ func (p *Profile) count(c Config, n, pos, outputs int) {
 // attention computes, for every query head, softmax(q·K/√head_size)·V over
 // positions 0..pos of layer l, writing the heads side by side into s.xb.
 // Query head h reads key/value head h/KVMul (grouped-query attention).
+// Heads are independent; late in a long sequence they are shared among the
+// cores.
 func (s *State) attention(l, pos int) {
 	c := s.Model.Config
 	keys, values := s.Cache.Layer(l, pos+1)
-	attendOne(s.xb, s.q, keys, values, s.att, c, pos)
+	if (pos+1)*c.Dim < attentionThreshold || maxWorkers() < 2 {
+		attendHeads(s.xb, s.q, keys, values, s.att, c, pos, 0, c.NHeads)
+		return
+	}
+	parallelFor(c.NHeads, true, func(_, h0, h1 int) {
+		attendHeads(s.xb, s.q, keys, values, s.att, c, pos, h0, h1)
+	})
 }
 
-// attendOne is attention for one query position pos (all heads of q) over
-// the keys and values of positions 0..pos, stored (position, kv_dim). att is
-// scratch of at least n_heads × (pos+1) scores.
-func attendOne(out, q, keys, values, att []float32, c Config, pos int) {
+// attentionThreshold is the work (positions × dim) above which a decode
+// step splits its attention heads across cores. Each unit costs a
+// multiply-add for the score, one for the output, and a share of an
+// exponential, so it pays off earlier than a matrix product (see
+// parallelThreshold).
+const attentionThreshold = 1 << 13
+
+// attendHeads is attention for one query position pos and heads h0..h1-1
+// of q, over the keys and values of positions 0..pos, stored (position,
+// kv_dim). att is scratch for n_heads × (pos+1) scores.
+func attendHeads(out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
 	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
 	scale := float32(1 / math.Sqrt(float64(hs)))
-	for h := range c.NHeads {
+	for h := h0; h < h1; h++ {
 		qh := q[h*hs : (h+1)*hs]
 		a := att[h*(pos+1) : (h+1)*(pos+1)]
 		kvOff := (h / kvMul) * hs
-		for t := 0; t <= pos; t++ {
-			a[t] = dot(qh, keys[t*kvDim+kvOff:t*kvDim+kvOff+hs]) * scale
+		// Score of every position: q·k / √head_size.
+		scores(a, qh, keys[kvOff:], kvDim, scale)
+		softmaxFlush(a)
+		// Output: the values, weighted by the attention probabilities.
+		weightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
+	}
+}
+
+// softmaxFlush is softmax32 for attention weights, except that weights
+// below the smallest normal float32 (about 1.2e-38) become exactly 0.
+// Processors handle such "subnormal" numbers up to a hundred times slower,
+// and far-back positions of a long sequence easily get weights like
+// exp(-90). Dropping them changes no result: the largest weight is at
+// least 1/positions, so against the sums they join they are far below half
+// a unit in the last place.
+func softmaxFlush(x []float32) {
+	mx := x[0]
+	for _, v := range x[1:] {
+		mx = max(mx, v)
+	}
+	var sum float32
+	for i, v := range x {
+		var e float32
+		// exp(d) < 2^-126 exactly when d < -126·ln 2; skip exp there.
+		if d := float64(v - mx); d > -87.3365 {
+			if e = float32(math.Exp(d)); e < smallestNormal {
+				e = 0
+			}
 		}
-		softmax32(a)
-		o := out[h*hs : (h+1)*hs]
-		clear(o)
-		for t := 0; t <= pos; t++ {
-			axpy(o, a[t], values[t*kvDim+kvOff:t*kvDim+kvOff+hs])
+		x[i] = e
+		sum += e
+	}
+	for i, e := range x {
+		if e != 0 {
+			x[i] = e / sum
 		}
+	}
+}
+
+// smallestNormal is the smallest positive normal float32, 2^-126.
+const smallestNormal = 0x1p-126
+
+// scores sets a[t] = q·k_t × scale, where k_t = keys[t*stride:][:len(q)].
+// Each dot product is summed in order; for short heads four positions are
+// computed side by side, so the four running sums keep the processor busy
+// instead of waiting on each other.
+func scores(a, q, keys []float32, stride int, scale float32) {
+	hs := len(q)
+	t := 0
+	if hs < shortVector {
+		for ; t+4 <= len(a); t += 4 {
+			k0 := keys[t*stride:][:hs]
+			k1 := keys[(t+1)*stride:][:hs]
+			k2 := keys[(t+2)*stride:][:hs]
+			k3 := keys[(t+3)*stride:][:hs]
+			var s0, s1, s2, s3 float32
+			for i, qi := range q {
+				s0 += qi * k0[i]
+				s1 += qi * k1[i]
+				s2 += qi * k2[i]
+				s3 += qi * k3[i]
+			}
+			a[t], a[t+1], a[t+2], a[t+3] = s0*scale, s1*scale, s2*scale, s3*scale
+		}
+	}
+	for ; t < len(a); t++ {
+		a[t] = dot(q, keys[t*stride:][:hs]) * scale
+	}
+}
+
+// weightedSum sets out = Σ_t w[t] · v_t, where v_t = values[t*stride:]
+// [:len(out)]. Every output element sums over t in order, exactly as
+// adding w[t]·v_t into a zeroed out one t at a time (axpy) would; for short
+// heads it runs four elements side by side and keeps the sums in
+// registers.
+func weightedSum(out, w, values []float32, stride int) {
+	hs := len(out)
+	if hs >= shortVector {
+		clear(out)
+		for t, wt := range w {
+			axpy(out, wt, values[t*stride:][:hs])
+		}
+		return
+	}
+	i := 0
+	for ; i+4 <= hs; i += 4 {
+		var s0, s1, s2, s3 float32
+		for t, wt := range w {
+			v := values[t*stride+i:][:4]
+			s0 += wt * v[0]
+			s1 += wt * v[1]
+			s2 += wt * v[2]
+			s3 += wt * v[3]
+		}
+		out[i], out[i+1], out[i+2], out[i+3] = s0, s1, s2, s3
+	}
+	for ; i < hs; i++ {
+		var s float32
+		for t, wt := range w {
+			s += wt * values[t*stride+i]
+		}
+		out[i] = s
 	}
 }

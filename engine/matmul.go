@@ -15,7 +15,11 @@ import (
 // Large products are split by rows across the available cores.
 func matmul(out, x, w []float32) {
 	rows, cols := len(out), len(x)
-	parallelFor(rows, rows*cols >= parallelThreshold, func(_, r0, r1 int) {
+	if rows*cols < parallelThreshold || maxWorkers() < 2 {
+		gemv(out, x, w, rows, cols)
+		return
+	}
+	parallelFor(rows, true, func(_, r0, r1 int) {
 		gemv(out[r0:r1], x, w[r0*cols:r1*cols], r1-r0, cols)
 	})
 }

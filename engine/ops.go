@@ -91,11 +91,32 @@ func add(x, y []float32) {
 	}
 }
 
+// dot is the dot product of a and b. Short vectors (attention heads are
+// often 8 to 64 wide) are summed by a plain loop, in order; a call into
+// BLAS costs more than it saves below about 32 elements.
 func dot(a, b []float32) float32 {
+	if len(a) < shortVector {
+		b = b[:len(a)]
+		var s float32
+		for i, v := range a {
+			s += v * b[i]
+		}
+		return s
+	}
 	return blas32.Dot(blas32.Vector{N: len(a), Inc: 1, Data: a}, blas32.Vector{N: len(b), Inc: 1, Data: b})
 }
 
 // axpy adds alpha·x into y.
 func axpy(y []float32, alpha float32, x []float32) {
+	if len(y) < shortVector {
+		x = x[:len(y)]
+		for i := range y {
+			y[i] += alpha * x[i]
+		}
+		return
+	}
 	blas32.Axpy(alpha, blas32.Vector{N: len(x), Inc: 1, Data: x}, blas32.Vector{N: len(y), Inc: 1, Data: y})
 }
+
+// shortVector is the length below which dot and axpy use plain loops.
+const shortVector = 32

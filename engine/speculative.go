@@ -77,10 +77,11 @@ func (s SpeculativeStats) TokensPerTargetPass() float64 {
 // With temperature 0 both models are greedy: a proposal is accepted when it
 // is the target's top token, and the output is the target's greedy output.
 //
-// emit, if not nil, receives each token as soon as it is decided; returning
+// emit, if not nil, receives each token as soon as it is decided, with the
+// log-probability the target gives it (before temperature); returning
 // false stops generation. Settings are checked, and the two models'
 // vocabularies compared, before any model is run.
-func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit func(id int) bool) (SpeculativeStats, error) {
+func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit func(id int, logProb float64) bool) (SpeculativeStats, error) {
 	var st SpeculativeStats
 	if opts.Gamma < 1 {
 		return st, fmt.Errorf("speculate γ = %d: the draft must propose at least 1 token per round", opts.Gamma)
@@ -113,8 +114,9 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 	greedy := opts.Temperature == 0
 	seq := append([]int(nil), prompt...)
 
-	// out records a decided token and reports whether generation goes on.
-	out := func(id int) bool {
+	// out records a decided token, scored by the target's logits, and
+	// reports whether generation goes on.
+	out := func(id int, logits []float32) bool {
 		st.Tokens = append(st.Tokens, id)
 		seq = append(seq, id)
 		switch {
@@ -125,7 +127,7 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		case len(st.Tokens) == limit:
 			st.Finish = FinishContext
 		}
-		if emit != nil && !emit(id) && st.Finish == "" {
+		if emit != nil && !emit(id, LogSoftmax(logits)[id]) && st.Finish == "" {
 			st.Finish = FinishStopped
 		}
 		return st.Finish == ""
@@ -176,18 +178,18 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 			if !accept {
 				rejected = true
 				st.Rejected++
-				goOn = out(residual(p, qs[i], greedy, rng))
+				goOn = out(residual(p, qs[i], greedy, rng), rows[i])
 				break
 			}
 			st.Accepted++
-			if goOn = out(x); !goOn {
+			if goOn = out(x, rows[i]); !goOn {
 				break
 			}
 		}
 		// 4. Bonus: everything was accepted, so the target's distribution
 		// after the last proposal is already known.
 		if goOn && !rejected {
-			goOn = out(pick(tempered(rows[g], opts.Temperature), greedy, rng))
+			goOn = out(pick(tempered(rows[g], opts.Temperature), greedy, rng), rows[g])
 		}
 		if !goOn {
 			return st, nil

@@ -1,24 +1,328 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tokenbytoken/course/engine"
+)
+
+// defaultGamma is the number of tokens the draft proposes per round when
+// -draft is given without -speculate.
+const defaultGamma = 4
 
 // searchDecoder returns the decoder for the search and speed flags (-beam,
 // -draft, -speculate, -no-cache), or nil when none is set and the ordinary
 // sampling loop runs. An error means the flags cannot be used as given and
 // is reported as flag misuse (exit status 2).
 //
-// This build has no search or speed decoders, so every one of those flags
-// is refused by name.
+//   - -beam N runs beam search with N beams (deterministic: the sampling
+//     flags are ignored) and prints the best continuation; a summary of the
+//     search goes to stderr.
+//   - -draft PATH [-speculate γ] runs speculative decoding with PATH as the
+//     draft model (it must use the same tokenizer as -model); γ defaults to
+//     4. Only -temperature and -seed shape the sampling: the output follows
+//     the target's tempered distribution exactly, so top-k, top-p, min-p
+//     and the penalties, which would change that distribution, are refused.
+//     Acceptance rate and tokens per target pass go to stderr.
+//   - -no-cache generates with every sampling flag, but recomputes the whole
+//     prefix at every step instead of keeping a KV cache.
 func searchDecoder(cfg *config) (decoder, error) {
+	modes := 0
+	for _, on := range []bool{cfg.beam != 0, cfg.draft != "" || cfg.speculate != 0, cfg.noCache} {
+		if on {
+			modes++
+		}
+	}
 	switch {
-	case cfg.beam != 0:
-		return nil, fmt.Errorf("-beam = %d: beam search is not available in this build", cfg.beam)
+	case modes > 1:
+		return nil, fmt.Errorf("-beam, -draft/-speculate and -no-cache are different decoders: use one at a time")
+	case cfg.beam < 0:
+		return nil, fmt.Errorf("-beam = %d: beam width must be at least 1 (0 is off)", cfg.beam)
+	case cfg.beam > 0:
+		return beamDecoder(cfg.beam), nil
+	case cfg.speculate < 0:
+		return nil, fmt.Errorf("-speculate = %d: the draft must propose at least 1 token per round", cfg.speculate)
+	case cfg.speculate > 0 && cfg.draft == "":
+		return nil, fmt.Errorf("-speculate = %d needs -draft: the path of the draft model", cfg.speculate)
 	case cfg.draft != "":
-		return nil, fmt.Errorf("-draft = %q: speculative decoding is not available in this build", cfg.draft)
-	case cfg.speculate != 0:
-		return nil, fmt.Errorf("-speculate = %d: speculative decoding is not available in this build", cfg.speculate)
+		o := cfg.options()
+		if o.Temperature > 0 {
+			for _, f := range []struct {
+				name string
+				set  bool
+				v    any
+			}{
+				{"-topp", o.TopP < 1, o.TopP}, {"-topk", o.TopK != 0, o.TopK}, {"-minp", o.MinP != 0, o.MinP},
+				{"-repeat-penalty", o.RepetitionPenalty != 1, o.RepetitionPenalty},
+				{"-presence", o.PresencePenalty != 0, o.PresencePenalty}, {"-frequency", o.FrequencyPenalty != 0, o.FrequencyPenalty},
+			} {
+				if f.set {
+					return nil, fmt.Errorf("%s = %v: speculative decoding samples the target's whole tempered distribution; turn %s off (or use -temperature 0)", f.name, f.v, f.name)
+				}
+			}
+		}
+		gamma := cfg.speculate
+		if gamma == 0 {
+			gamma = defaultGamma
+		}
+		return speculativeDecoder(cfg.draft, gamma), nil
 	case cfg.noCache:
-		return nil, fmt.Errorf("-no-cache: decoding without the KV cache is not available in this build")
+		return noCacheDecoder, nil
 	}
 	return nil, nil
+}
+
+// prepare does the checks every decoder shares, before any work: the
+// tokenizer fits the model, the options are valid, the prompt leaves room.
+func prepare(m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) ([]int, error) {
+	if tok.VocabSize() != m.Config.VocabSize {
+		return nil, fmt.Errorf("tokenizer has %d tokens but model %s has vocab_size %d", tok.VocabSize(), m.Name, m.Config.VocabSize)
+	}
+	if err := opts.Validate(m.Config.VocabSize); err != nil {
+		return nil, err
+	}
+	ids, err := tok.Encode(prompt, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("encoding prompt: %w", err)
+	}
+	if len(ids) >= m.Config.SeqLen {
+		return nil, fmt.Errorf("prompt is %d tokens (with BOS) but the model's context is %d: no room to generate", len(ids), m.Config.SeqLen)
+	}
+	return ids, nil
+}
+
+// stepper turns a stream of token ids into engine.Steps: pieces, text
+// that is valid UTF-8 and never shows part of a stop sequence, finish
+// reasons and the final Stats.
+type stepper struct {
+	tok    *engine.Tokenizer
+	opts   engine.Options
+	stops  *engine.StopMatcher
+	held   []byte // bytes of an unfinished UTF-8 character
+	prev   int
+	pos    int
+	n      int
+	ctxLen int
+	stats  engine.Stats
+	start  time.Time
+}
+
+func newStepper(m *engine.Model, tok *engine.Tokenizer, ids []int, opts engine.Options) *stepper {
+	s := &stepper{tok: tok, opts: opts, prev: ids[len(ids)-1], pos: len(ids) - 1, ctxLen: m.Config.SeqLen,
+		stats: engine.Stats{PromptTokens: len(ids)}, start: time.Now()}
+	if len(opts.Stop) > 0 {
+		s.stops = engine.NewStopMatcher(opts.Stop, opts.IncludeStop)
+	}
+	return s
+}
+
+// step makes the Step for the next token; last says the stream has no
+// more tokens after it (for a reason of its own, given as finish).
+func (s *stepper) step(id int, logProb float64, last bool, finish engine.FinishReason) engine.Step {
+	s.n++
+	s.pos++
+	st := engine.Step{ID: id, Pos: s.pos, LogProb: logProb}
+	if !s.tok.IsEnd(id) {
+		st.Piece = s.tok.Decode(s.prev, id)
+	}
+	s.prev = id
+	released := st.Piece
+	stopped := false
+	if s.stops != nil {
+		var stop string
+		released, stop, stopped = s.stops.Push(st.Piece)
+		if stopped {
+			s.stats.StopSequence = stop
+		}
+	}
+	switch {
+	case s.tok.IsEnd(id):
+		st.Finish = engine.FinishEOS
+	case stopped:
+		st.Finish = engine.FinishStop
+	case s.n == s.opts.MaxNewTokens:
+		st.Finish = engine.FinishLength
+	case s.pos+1 >= s.ctxLen:
+		st.Finish = engine.FinishContext
+	case last:
+		st.Finish = finish
+	}
+	text := append(s.held, released...)
+	if st.Finish != "" {
+		if s.stops != nil && !stopped {
+			text = append(text, s.stops.Flush()...)
+		}
+		st.Text = string(text)
+		s.stats.GeneratedTokens = s.n
+		s.stats.Decode = time.Since(s.start)
+		st.Stats = &s.stats
+		return st
+	}
+	// Hold back the start of a UTF-8 character split across tokens.
+	cut := len(text)
+	for i := len(text) - 1; i >= 0 && i >= len(text)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(text[i]) {
+			if !utf8.FullRune(text[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	st.Text = string(text[:cut])
+	s.held = append([]byte(nil), text[cut:]...)
+	return st
+}
+
+// final is a last step without a token, for a stream that ends on its own.
+func (s *stepper) final(finish engine.FinishReason) engine.Step {
+	text := string(s.held)
+	if s.stops != nil {
+		text += s.stops.Flush()
+	}
+	s.stats.GeneratedTokens = s.n
+	s.stats.Decode = time.Since(s.start)
+	return engine.Step{ID: engine.NoToken, Pos: s.pos + 1, Text: text, Finish: finish, Stats: &s.stats}
+}
+
+// finishFor turns a context error into a finish reason.
+func finishFor(err error) engine.FinishReason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return engine.FinishDeadline
+	}
+	return engine.FinishCancelled
+}
+
+// beamDecoder runs beam search, then streams its best continuation.
+func beamDecoder(width int) decoder {
+	return func(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error] {
+		return func(yield func(engine.Step, error) bool) {
+			ids, err := prepare(m, tok, prompt, opts)
+			if err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
+			maxNew := opts.MaxNewTokens
+			if maxNew == 0 {
+				maxNew = m.Config.SeqLen - len(ids)
+			}
+			s := newStepper(m, tok, ids, opts)
+			res, err := engine.BeamSearch(engine.NewModelLM(m, 2*width), ids, engine.BeamOptions{
+				Width: width, MaxNewTokens: maxNew, IsEnd: tok.IsEnd,
+			})
+			if err != nil {
+				yield(engine.Step{}, fmt.Errorf("-beam = %d: %w", width, err))
+				return
+			}
+			fmt.Fprintf(os.Stderr, "beam: width %d, %d nodes explored in %d passes, best log-probability %.3f over %d tokens\n",
+				width, len(res.Tree), res.Passes, res.Best.CumLogProb, len(res.Best.Tokens))
+			for i, id := range res.Best.Tokens {
+				st := s.step(id, res.Tree[nodeAt(res, i)].LogProb, i == len(res.Best.Tokens)-1, engine.FinishLength)
+				if !yield(st, nil) || st.Finish != "" {
+					return
+				}
+			}
+		}
+	}
+}
+
+// nodeAt returns the tree node of the best hypothesis's i-th token.
+func nodeAt(res *engine.BeamResult, i int) int {
+	n := res.Best.Node
+	for d := len(res.Best.Tokens) - 1; d > i; d-- {
+		n = res.Tree[n].Parent
+	}
+	return n
+}
+
+// speculativeDecoder runs speculative decoding with the draft model at
+// draftPath proposing gamma tokens per round.
+func speculativeDecoder(draftPath string, gamma int) decoder {
+	return func(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error] {
+		return func(yield func(engine.Step, error) bool) {
+			ids, err := prepare(m, tok, prompt, opts)
+			if err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
+			d, err := engine.LoadModel(draftPath)
+			if err != nil {
+				yield(engine.Step{}, fmt.Errorf("-draft: %w", err))
+				return
+			}
+			if d.Config.VocabSize != m.Config.VocabSize {
+				yield(engine.Step{}, fmt.Errorf("-draft = %q: its vocabulary has %d tokens but the model's has %d; the draft must share the model's tokenizer", draftPath, d.Config.VocabSize, m.Config.VocabSize))
+				return
+			}
+			target, draft := engine.NewModelLM(m, 1), engine.NewModelLM(d, 1)
+			s := newStepper(m, tok, ids, opts)
+			start := time.Now()
+			// Prefill both models; the rounds then reuse their caches.
+			if _, err := target.NextLogits(ids, 1); err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
+			if _, err := draft.NextLogits(ids, 1); err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
+			s.stats.Prefill = time.Since(start)
+			s.start = time.Now()
+			var stopped bool
+			stats, err := engine.Speculative(target, draft, ids, engine.SpeculativeOptions{
+				Gamma: gamma, MaxNewTokens: opts.MaxNewTokens, Temperature: opts.Temperature, Seed: opts.Seed, IsEnd: tok.IsEnd,
+			}, func(id int, logProb float64) bool {
+				st := s.step(id, logProb, ctx.Err() != nil, finishFor(ctx.Err()))
+				stopped = !yield(st, nil) || st.Finish != ""
+				return !stopped
+			})
+			if err != nil && !stopped {
+				yield(engine.Step{}, err)
+				return
+			}
+			if !stopped { // the draft's context ran out first
+				yield(s.final(engine.FinishContext), nil)
+			}
+			fmt.Fprintf(os.Stderr, "speculative: γ=%d, acceptance rate %.2f, %.2f tokens per target pass (%d passes for %d tokens)\n",
+				gamma, stats.AcceptanceRate(), stats.TokensPerTargetPass(), stats.TargetPasses, len(stats.Tokens))
+		}
+	}
+}
+
+// noCacheDecoder samples like engine.Generate but keeps no KV cache: every
+// step runs the whole sequence through the model again.
+func noCacheDecoder(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error] {
+	return func(yield func(engine.Step, error) bool) {
+		ids, err := prepare(m, tok, prompt, opts)
+		if err != nil {
+			yield(engine.Step{}, err)
+			return
+		}
+		sampler, err := opts.NewSampler(m.Config.VocabSize)
+		if err != nil {
+			yield(engine.Step{}, err)
+			return
+		}
+		lm := engine.NewNoCacheLM(m)
+		s := newStepper(m, tok, ids, opts)
+		seq := append([]int(nil), ids...)
+		for {
+			rows, err := lm.NextLogits(seq, 1)
+			if err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
+			id := sampler.Sample(rows[0], seq[1:]...)
+			st := s.step(id, engine.LogProbOf(rows[0], id), ctx.Err() != nil, finishFor(ctx.Err()))
+			if !yield(st, nil) || st.Finish != "" {
+				return
+			}
+			seq = append(seq, id)
+		}
+	}
 }

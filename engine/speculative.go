@@ -127,7 +127,7 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		case len(st.Tokens) == limit:
 			st.Finish = FinishContext
 		}
-		if emit != nil && !emit(id, LogSoftmax(logits)[id]) && st.Finish == "" {
+		if emit != nil && !emit(id, logProbOf(logits, id)) && st.Finish == "" {
 			st.Finish = FinishStopped
 		}
 		return st.Finish == ""
@@ -146,9 +146,15 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 				return st, fmt.Errorf("draft model: %w", err)
 			}
 			st.DraftPasses++
-			q := tempered(rows[0], opts.Temperature)
-			x := pick(q, greedy, rng)
-			qs = append(qs, q)
+			var x int
+			if greedy { // only the order of the logits matters
+				x = Argmax(rows[0])
+				qs = append(qs, nil)
+			} else {
+				q := tempered(rows[0], opts.Temperature)
+				x = pick(q, rng)
+				qs = append(qs, q)
+			}
 			proposed = append(proposed, x)
 			if isEnd(x) {
 				break // nothing after the end of the text matters
@@ -168,17 +174,22 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		// 3. Accept or reject, left to right.
 		goOn, rejected := true, false
 		for i, x := range drafts {
-			p := tempered(rows[i], opts.Temperature)
 			var accept bool
+			var p []float64
 			if greedy {
-				accept = x == argmax64(p)
+				accept = x == Argmax(rows[i])
 			} else {
+				p = tempered(rows[i], opts.Temperature)
 				accept = float64(rng.Float32())*qs[i][x] < p[x]
 			}
 			if !accept {
 				rejected = true
 				st.Rejected++
-				goOn = out(residual(p, qs[i], greedy, rng), rows[i])
+				replacement := Argmax(rows[i])
+				if !greedy {
+					replacement = residual(p, qs[i], rng)
+				}
+				goOn = out(replacement, rows[i])
 				break
 			}
 			st.Accepted++
@@ -189,7 +200,11 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		// 4. Bonus: everything was accepted, so the target's distribution
 		// after the last proposal is already known.
 		if goOn && !rejected {
-			goOn = out(pick(tempered(rows[g], opts.Temperature), greedy, rng), rows[g])
+			bonus := Argmax(rows[g])
+			if !greedy {
+				bonus = pick(tempered(rows[g], opts.Temperature), rng)
+			}
+			goOn = out(bonus, rows[g])
 		}
 		if !goOn {
 			return st, nil
@@ -200,12 +215,8 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 // FinishStopped: the caller asked to stop.
 const FinishStopped FinishReason = "stopped"
 
-// tempered turns logits into probabilities at a temperature (any value
-// for greedy decoding, where only the order matters).
+// tempered turns logits into probabilities at a temperature.
 func tempered(logits []float32, temperature float64) []float64 {
-	if temperature == 0 {
-		temperature = 1
-	}
 	z := make([]float32, len(logits))
 	for i, v := range logits {
 		z[i] = float32(float64(v) / temperature)
@@ -213,11 +224,8 @@ func tempered(logits []float32, temperature float64) []float64 {
 	return Softmax(z)
 }
 
-// pick chooses a token from p: the most likely in greedy mode, else a draw.
-func pick(p []float64, greedy bool, rng *RNG) int {
-	if greedy {
-		return argmax64(p)
-	}
+// pick draws a token from the distribution p.
+func pick(p []float64, rng *RNG) int {
 	coin := float64(rng.Float32())
 	var cdf float64
 	for i, v := range p {
@@ -237,11 +245,8 @@ func pick(p []float64, greedy bool, rng *RNG) int {
 
 // residual draws the replacement for a rejected proposal from
 // max(0, p − q), normalised: the probability mass the target wants and the
-// draft under-proposed. In greedy mode it is the target's top token.
-func residual(p, q []float64, greedy bool, rng *RNG) int {
-	if greedy {
-		return argmax64(p)
-	}
+// draft under-proposed.
+func residual(p, q []float64, rng *RNG) int {
 	r := make([]float64, len(p))
 	var sum float64
 	for i := range p {
@@ -249,21 +254,23 @@ func residual(p, q []float64, greedy bool, rng *RNG) int {
 		sum += r[i]
 	}
 	if sum <= 0 { // p = q up to rounding: nothing to correct
-		return pick(p, false, rng)
+		return pick(p, rng)
 	}
 	for i := range r {
 		r[i] /= sum
 	}
-	return pick(r, false, rng)
+	return pick(r, rng)
 }
 
-// argmax64 is the index of the largest value (the first, on ties).
-func argmax64(p []float64) int {
-	best := 0
-	for i, v := range p {
-		if v > p[best] {
-			best = i
-		}
+// logProbOf is log softmax(logits)[id], without allocating.
+func logProbOf(logits []float32, id int) float64 {
+	mx := math.Inf(-1)
+	for _, z := range logits {
+		mx = max(mx, float64(z))
 	}
-	return best
+	var sum float64
+	for _, z := range logits {
+		sum += math.Exp(float64(z) - mx)
+	}
+	return float64(logits[id]) - mx - math.Log(sum)
 }

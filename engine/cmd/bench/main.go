@@ -37,7 +37,8 @@ func main() {
 		runs      = flag.Int("runs", 3, "repetitions of each measurement; the best is printed")
 		noCache   = flag.Int("no-cache", 64, "tokens to generate with and without the KV cache (0 skips)")
 		draftPath = flag.String("draft", "", "draft checkpoint for a speculative decoding measurement")
-		gamma     = flag.Int("speculate", 4, "tokens the draft proposes per round (with -draft)")
+		gamma     = flag.Int("speculate", 4, "tokens the draft proposes per round (with -draft or -draft-layers)")
+		draftL    = flag.Int("draft-layers", 0, "use the model's own first N layers as the draft (a layer-skipping draft) for a speculative decoding measurement")
 
 		makeModel = flag.String("make-model", "", "write a model with random weights to this path and exit")
 		makeTok   = flag.String("make-tokenizer", "", "with -make-model: also write a tokenizer of matching vocabulary")
@@ -179,8 +180,13 @@ func main() {
 			n, ms(with), ms(without), without.Seconds()/with.Seconds(), nc.Positions, n, scratch)
 	}
 
-	if *draftPath != "" {
-		d, err := engine.LoadModel(*draftPath)
+	if *draftPath != "" || *draftL > 0 {
+		var d *engine.Model
+		if *draftL > 0 {
+			d, err = firstLayers(m, *draftL)
+		} else {
+			d, err = engine.LoadModel(*draftPath)
+		}
 		if err != nil {
 			fatal(err)
 		}
@@ -207,6 +213,22 @@ func main() {
 		fmt.Printf("speculative  γ=%d draft %s: %d tokens, acceptance %.2f, %.2f tokens per target pass, %.1f ms vs %.1f ms plain: %.2fx speed-up\n",
 			*gamma, d.Name, len(stats.Tokens), stats.AcceptanceRate(), stats.TokensPerTargetPass(), ms(spec), ms(plain), plain.Seconds()/spec.Seconds())
 	}
+}
+
+// firstLayers makes a draft model from the first n layers of m, sharing
+// its embedding, final norm and classifier: the same computation cut short.
+func firstLayers(m *engine.Model, n int) (*engine.Model, error) {
+	c := m.Config
+	if n < 1 || n >= c.NLayers {
+		return nil, fmt.Errorf("-draft-layers = %d: must be between 1 and %d (the model has %d layers)", n, c.NLayers-1, c.NLayers)
+	}
+	d := c
+	d.NLayers = n
+	w := *m.Weights
+	cut := func(t []float32) []float32 { return t[:len(t)/c.NLayers*n] }
+	w.RMSAtt, w.Wq, w.Wk, w.Wv, w.Wo = cut(w.RMSAtt), cut(w.Wq), cut(w.Wk), cut(w.Wv), cut(w.Wo)
+	w.RMSFFN, w.W1, w.W2, w.W3 = cut(w.RMSFFN), cut(w.W1), cut(w.W2), cut(w.W3)
+	return &engine.Model{Config: d, Weights: &w, Name: fmt.Sprintf("first %d of %d layers of %s", n, c.NLayers, m.Name)}, nil
 }
 
 // best runs f n times and returns the shortest time.

@@ -1,0 +1,194 @@
+package train
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+)
+
+// State is a training run in progress: the weights, the optimizer's
+// moments and the counters. A State saved with Save and read back with
+// LoadState continues exactly where it stopped.
+type State struct {
+	Config  Config
+	Params  *Params
+	Opt     *AdamW
+	Step    int           // steps completed
+	Tokens  int64         // training tokens seen
+	Elapsed time.Duration // training time so far, over all sessions
+	ValLoss float64       // the latest validation loss (NaN before the first)
+	// History holds one point per step, for loss charts.
+	History []Point
+}
+
+// Point is the loss at one step.
+type Point struct {
+	Step    int
+	Loss    float64
+	ValLoss float64 // NaN when not evaluated at this step
+}
+
+// checkpointMagic starts every training checkpoint file.
+const checkpointMagic = "TBTCKPT1"
+
+// checkpointHeader is the JSON part of a checkpoint.
+type checkpointHeader struct {
+	Config    Config
+	Step      int
+	Tokens    int64
+	ElapsedNS int64
+	ValLoss   *float64 // nil for NaN (JSON has no NaN)
+	NumParams int
+	History   []jsonPoint
+}
+
+type jsonPoint struct {
+	Step    int
+	Loss    float64
+	ValLoss *float64 `json:",omitempty"`
+}
+
+func nanToNil(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+func nilToNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// Save writes the state to path atomically: the magic bytes, a length-
+// prefixed JSON header, then the parameters and AdamW's two moment vectors
+// as little-endian float32.
+func (s *State) Save(path string) error {
+	h := checkpointHeader{Config: s.Config, Step: s.Step, Tokens: s.Tokens, ElapsedNS: int64(s.Elapsed),
+		ValLoss: nanToNil(s.ValLoss), NumParams: len(s.Params.Data)}
+	for _, p := range s.History {
+		h.History = append(h.History, jsonPoint{p.Step, p.Loss, nanToNil(p.ValLoss)})
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, checkpointMagic); err != nil {
+			return err
+		}
+		if err := binary.Write(w, binary.LittleEndian, uint32(len(js))); err != nil {
+			return err
+		}
+		if _, err := w.Write(js); err != nil {
+			return err
+		}
+		for _, v := range [][]float32{s.Params.Data, s.Opt.M, s.Opt.V} {
+			if err := writeFloats(w, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LoadState reads a checkpoint written by Save.
+func LoadState(path string) (*State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := readState(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func readState(r io.Reader) (*State, error) {
+	magic := make([]byte, len(checkpointMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != checkpointMagic {
+		return nil, errors.New("not a training checkpoint (bad magic)")
+	}
+	var n uint32
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	if n > 1<<26 {
+		return nil, fmt.Errorf("header length %d is absurd", n)
+	}
+	js := make([]byte, n)
+	if _, err := io.ReadFull(r, js); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	var h checkpointHeader
+	if err := json.Unmarshal(js, &h); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	cfg := h.Config
+	p, err := NewParams(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if h.NumParams != len(p.Data) {
+		return nil, fmt.Errorf("header says %d parameters, shape %v has %d", h.NumParams, cfg.Model, len(p.Data))
+	}
+	opt := NewAdamW(cfg.Model, cfg.Beta1, cfg.Beta2, adamEps, cfg.WeightDecay)
+	for _, v := range [][]float32{p.Data, opt.M, opt.V} {
+		if err := readFloats(r, v); err != nil {
+			return nil, fmt.Errorf("truncated: %w", err)
+		}
+	}
+	var extra [1]byte
+	if k, _ := r.Read(extra[:]); k > 0 {
+		return nil, errors.New("trailing bytes after the optimizer state")
+	}
+	opt.Step = h.Step
+	s := &State{Config: cfg, Params: p, Opt: opt, Step: h.Step, Tokens: h.Tokens,
+		Elapsed: time.Duration(h.ElapsedNS), ValLoss: nilToNaN(h.ValLoss)}
+	for _, jp := range h.History {
+		s.History = append(s.History, Point{jp.Step, jp.Loss, nilToNaN(jp.ValLoss)})
+	}
+	return s, nil
+}
+
+// adamEps is AdamW's ε.
+const adamEps = 1e-8
+
+func writeFloats(w io.Writer, v []float32) error {
+	buf := make([]byte, 4*4096)
+	for i := 0; i < len(v); i += 4096 {
+		chunk := v[i:min(i+4096, len(v))]
+		for j, x := range chunk {
+			binary.LittleEndian.PutUint32(buf[4*j:], math.Float32bits(x))
+		}
+		if _, err := w.Write(buf[:4*len(chunk)]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readFloats(r io.Reader, v []float32) error {
+	buf := make([]byte, 4*4096)
+	for i := 0; i < len(v); i += 4096 {
+		chunk := v[i:min(i+4096, len(v))]
+		b := buf[:4*len(chunk)]
+		if _, err := io.ReadFull(r, b); err != nil {
+			return err
+		}
+		for j := range chunk {
+			chunk[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+		}
+	}
+	return nil
+}

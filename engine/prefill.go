@@ -150,7 +150,7 @@ func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) 
 		parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
 			att := b.att[worker*stride : (worker+1)*stride]
 			for i := i0; i < i1; i++ {
-				attendOne(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i)
+				attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i, 0, c.NHeads)
 			}
 		})
 		matmulBatch(xb2, xb, w.Wo[l*dim*dim:(l+1)*dim*dim], n, dim, dim)

@@ -319,19 +319,15 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 	}
 }
 
-// prefillPrompt runs every prompt token through the model, filling the KV
-// cache, and returns the logits after the last one: the distribution of the
-// first new token. It is the one place the loop feeds the prompt, so a
-// faster (batched) prefill replaces only this body. ctx is checked between
-// tokens.
+// prefillPrompt runs the whole prompt through the model in one batched pass
+// (matrix-matrix products, see State.Prefill), filling the KV cache, and
+// returns the logits after the last token: the distribution of the first new
+// token. ctx is checked before the pass; a pass is not interrupted.
 func prefillPrompt(ctx context.Context, st *State, ids []int) ([]float32, error) {
-	for pos, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		st.forward(id, pos)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return st.logits, nil
+	return st.Prefill(ids, 0)
 }
 
 // finishFor turns a context error into a finish reason.

@@ -18,6 +18,7 @@ func writeFileAtomic(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
 	tmp := f.Name()
+	f.Chmod(0o644) // CreateTemp makes files private; these are ordinary outputs
 	defer func() {
 		if err != nil {
 			f.Close()

@@ -18,13 +18,13 @@ var presets = map[string]preset{
 		vocab: 2048,
 		target: train.Config{
 			Model:     engine.Config{Dim: 128, HiddenDim: 352, NLayers: 4, NHeads: 4, NKVHeads: 2, SeqLen: 256, SharedClassifier: true},
-			BatchSize: 16, Steps: 1000, LR: 3e-3, MinLR: 3e-4, WarmupSteps: 50,
-			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 100, EvalBatches: 4, CheckpointEvery: 25,
+			BatchSize: 8, Steps: 1800, LR: 3e-3, MinLR: 3e-4, WarmupSteps: 60,
+			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 50,
 		},
 		draft: train.Config{
 			Model:     engine.Config{Dim: 64, HiddenDim: 176, NLayers: 2, NHeads: 4, NKVHeads: 2, SeqLen: 256, SharedClassifier: true},
-			BatchSize: 16, Steps: 600, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 30,
-			WeightDecay: 0.1, GradClip: 1, Seed: 2, EvalEvery: 100, EvalBatches: 4, CheckpointEvery: 50,
+			BatchSize: 8, Steps: 1200, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 40,
+			WeightDecay: 0.1, GradClip: 1, Seed: 2, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 100,
 		},
 	},
 	// tiny exercises every stage in seconds.

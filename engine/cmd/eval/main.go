@@ -1,0 +1,105 @@
+// Command eval measures how well a model predicts a text file: bits per
+// byte (comparable with any tokenizer, and with compressors: a file
+// compressed to s bytes costs 8·s bits) and nats per token.
+//
+//	go run ./engine/cmd/eval -text FILE                 # the embedded default model
+//	go run ./engine/cmd/eval -model draft -text FILE    # the embedded draft model
+//	go run ./engine/cmd/eval -model m.bin -tokenizer tokenizer.bin -text FILE
+//	go run ./engine/cmd/eval -funcs 50                  # share of sampled functions that parse
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/train"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	modelFlag := fs.String("model", "default", `model: "default" (embedded target), "draft" (embedded draft) or a llama2.c checkpoint path`)
+	tokFlag := fs.String("tokenizer", "", "tokenizer.bin for a model file (default: tokenizer.bin next to the model)")
+	textFlag := fs.String("text", "", "text file to evaluate")
+	funcs := fs.Int("funcs", 0, "instead of -text: sample this many functions and report how many parse")
+	prompt := fs.String("prompt", "func ", "prompt for -funcs")
+	temp := fs.Float64("temperature", 0.8, "sampling temperature for -funcs")
+	topP := fs.Float64("top-p", 0.95, "top-p for -funcs")
+	show := fs.Int("show", 3, "print the first samples of -funcs")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *funcs > 0 {
+		m, tok, err := load(*modelFlag, *tokFlag)
+		if err != nil {
+			return err
+		}
+		ok, err := sampleFuncs(m, tok, *prompt, *funcs, *temp, *topP, *show, stdout)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d of %d sampled functions parse with go/parser (%.0f%%); prompt %q, temperature %v, top-p %v, seeds 1..%d\n",
+			ok, *funcs, 100*float64(ok)/float64(*funcs), *prompt, *temp, *topP, *funcs)
+		return nil
+	}
+	if *textFlag == "" {
+		return errors.New("-text FILE is required")
+	}
+	text, err := os.ReadFile(*textFlag)
+	if err != nil {
+		return err
+	}
+	if len(text) == 0 {
+		return fmt.Errorf("%s is empty: nothing to evaluate", *textFlag)
+	}
+	m, tok, err := load(*modelFlag, *tokFlag)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	r, err := train.Evaluate(m, tok, string(text))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "model:          %s (%s, %d parameters)\n", m.Name, m.Config, m.Config.NumParams())
+	fmt.Fprintf(stdout, "text:           %s: %d bytes, %d tokens (%.2f bytes per token)\n", *textFlag, r.Bytes, r.Tokens, float64(r.Bytes)/float64(r.Tokens))
+	fmt.Fprintf(stdout, "nats per token: %.4f (perplexity %.2f)\n", r.NatsPerToken(), math.Exp(r.NatsPerToken()))
+	fmt.Fprintf(stdout, "bits per byte:  %.4f\n", r.BitsPerByte())
+	fmt.Fprintf(stdout, "time:           %v\n", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+func load(model, tokPath string) (*engine.Model, *engine.Tokenizer, error) {
+	switch model {
+	case "default":
+		return engine.Default()
+	case "draft":
+		return engine.DefaultDraft()
+	}
+	m, err := engine.LoadModel(model)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tokPath == "" {
+		tokPath = filepath.Join(filepath.Dir(model), "tokenizer.bin")
+	}
+	tok, err := engine.LoadTokenizer(tokPath, m.Config.VocabSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, tok, nil
+}

@@ -79,20 +79,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.out == "" {
 		return errors.New("-out DIR is required")
 	}
-	pre, ok := presets[o.preset]
+	pre, ok := train.Presets[o.preset]
 	if !ok {
 		return fmt.Errorf("unknown preset %q (full or tiny)", o.preset)
 	}
 	if o.vocab == 0 {
-		o.vocab = pre.vocab
+		o.vocab = pre.Vocab
 	}
 	if o.targetSteps > 0 {
-		pre.target.Steps = o.targetSteps
+		pre.Target.Steps = o.targetSteps
 	}
 	if o.draftSteps > 0 {
-		pre.draft.Steps = o.draftSteps
+		pre.Draft.Steps = o.draftSteps
 	}
-	for _, c := range []*train.Config{&pre.target, &pre.draft} {
+	for _, c := range []*train.Config{&pre.Target, &pre.Draft} {
 		c.WarmupSteps = min(c.WarmupSteps, c.Steps/2) // for shortened runs
 	}
 	stages := map[string]bool{}
@@ -185,7 +185,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, m := range []struct {
 		name string
 		cfg  train.Config
-	}{{"target", pre.target}, {"draft", pre.draft}} {
+	}{{"target", pre.Target}, {"draft", pre.Draft}} {
 		if !stages[m.name] {
 			continue
 		}

@@ -32,8 +32,8 @@ func TestTrainAllTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok.VocabSize() != presets["tiny"].vocab {
-		t.Errorf("tokenizer has %d tokens, want %d", tok.VocabSize(), presets["tiny"].vocab)
+	if tok.VocabSize() != train.Presets["tiny"].Vocab {
+		t.Errorf("tokenizer has %d tokens, want %d", tok.VocabSize(), train.Presets["tiny"].Vocab)
 	}
 	for _, name := range []string{"target", "draft"} {
 		m, err := engine.LoadModel(filepath.Join(out, name+".bin"))

@@ -71,9 +71,15 @@ type dataHeader struct {
 func (d *Data) Save(path string) error {
 	js, _ := json.Marshal(dataHeader{len(d.Train), len(d.Val), d.TrainBytes, d.ValBytes, d.VocabSize})
 	return writeFileAtomic(path, func(w io.Writer) error {
-		io.WriteString(w, dataMagic)
-		binary.Write(w, binary.LittleEndian, uint32(len(js)))
-		w.Write(js)
+		if _, err := io.WriteString(w, dataMagic); err != nil {
+			return err
+		}
+		if err := binary.Write(w, binary.LittleEndian, uint32(len(js))); err != nil {
+			return err
+		}
+		if _, err := w.Write(js); err != nil {
+			return err
+		}
 		if err := binary.Write(w, binary.LittleEndian, d.Train); err != nil {
 			return err
 		}

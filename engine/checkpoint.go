@@ -180,6 +180,11 @@ func writeFileAtomic(path string, fill func(io.Writer) error) error {
 		f.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	// CreateTemp makes the file private; a saved model is an ordinary file.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	if err := f.Sync(); err != nil {
 		f.Close()
 		return fmt.Errorf("writing %s: %w", path, err)

@@ -192,6 +192,21 @@ func (t *Tokenizer) Lookup(piece string) (int, bool) {
 	return id, ok
 }
 
+// SameVocabulary reports whether two tokenizers have the same pieces with
+// the same scores, and if not, the first token id where they differ.
+func (t *Tokenizer) SameVocabulary(o *Tokenizer) (id int, same bool) {
+	n := min(len(t.pieces), len(o.pieces))
+	for i := range n {
+		if t.pieces[i] != o.pieces[i] || t.scores[i] != o.scores[i] {
+			return i, false
+		}
+	}
+	if len(t.pieces) != len(o.pieces) {
+		return n, false
+	}
+	return 0, true
+}
+
 // Encode turns text into token ids, the way llama2.c does: a leading space
 // is added to non-empty text (the "dummy prefix" SentencePiece models
 // expect), each UTF-8 character becomes its own token or, when the

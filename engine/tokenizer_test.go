@@ -163,3 +163,21 @@ func FuzzEncodeDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestSameVocabulary(t *testing.T) {
+	a := byteTokenizer(" ", "a", "b")
+	if _, same := a.SameVocabulary(byteTokenizer(" ", "a", "b")); !same {
+		t.Fatal("identical vocabularies reported different")
+	}
+	if id, same := a.SameVocabulary(byteTokenizer(" ", "a", "c")); same || id != 261 {
+		t.Fatalf("got (%d, %v), want the first difference at 261", id, same)
+	}
+	// Same pieces, but " " has another merge score (2 instead of 3).
+	if id, same := a.SameVocabulary(byteTokenizer(" ", "a")); same || id != 259 {
+		t.Fatalf("other scores: got (%d, %v), want (259, false)", id, same)
+	}
+	short, _ := NewTokenizer([]string{"<unk>", "<s>", "</s>"}, []float32{0, 0, 0}, 0)
+	if id, same := a.SameVocabulary(short); same || id != 3 {
+		t.Fatalf("shorter vocabulary: got (%d, %v), want (3, false)", id, same)
+	}
+}

@@ -106,7 +106,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	cfg := &config{}
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.model, "model", "", "llama2.c checkpoint (.bin) to run")
+	fs.StringVar(&cfg.model, "model", "", "llama2.c checkpoint (.bin) to run (default: the built-in model)")
 	fs.StringVar(&cfg.tokenizer, "tokenizer", "", "llama2.c tokenizer.bin (default: tokenizer.bin beside the model)")
 	fs.StringVar(&cfg.prompt, "prompt", "", "text to continue")
 	fs.IntVar(&cfg.maxNew, "n", 256, "most tokens to generate (0: until the context is full)")
@@ -124,7 +124,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&cfg.logprobs, "logprobs", 0, "with -json, list the N most likely tokens at every step")
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object per token and a summary")
 	fs.IntVar(&cfg.beam, "beam", 0, "beam search with this many beams (0: off)")
-	fs.StringVar(&cfg.draft, "draft", "", "draft model for speculative decoding")
+	fs.StringVar(&cfg.draft, "draft", "", "draft model for speculative decoding (\"default\": the built-in draft)")
 	fs.IntVar(&cfg.speculate, "speculate", 0, "tokens the draft model proposes per step (with -draft)")
 	fs.BoolVar(&cfg.noCache, "no-cache", false, "recompute the whole prefix every step, without the KV cache")
 	if err := fs.Parse(args); err != nil {
@@ -135,6 +135,13 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (the prompt goes in -prompt)", fs.Arg(0))
+	}
+	// Speculative sampling draws from the target's whole tempered
+	// distribution, so the default nucleus does not apply to it.
+	topPSet := false
+	fs.Visit(func(f *flag.Flag) { topPSet = topPSet || f.Name == "topp" })
+	if cfg.draft != "" && !topPSet {
+		cfg.topP = 1
 	}
 	// In Options, 0 means "unset" for these two; on the command line it
 	// can only be a mistake.
@@ -234,23 +241,32 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// load reads the model and its tokenizer.
+// load reads the model and its tokenizer. Without -model it is the
+// engine's embedded default model and tokenizer.
 func load(cfg *config) (*engine.Model, *engine.Tokenizer, error) {
-	if cfg.model == "" {
-		return nil, nil, usagef("-model is required: give the path of a llama2.c checkpoint (this build has no built-in model)")
+	if cfg.model == "" || cfg.model == "default" {
+		if cfg.tokenizer != "" {
+			return nil, nil, usagef("-tokenizer = %q: the built-in model has its own tokenizer; give -model too", cfg.tokenizer)
+		}
+		return engine.Default()
 	}
-	m, err := engine.LoadModel(cfg.model)
+	return loadFiles(cfg.model, cfg.tokenizer)
+}
+
+// loadFiles reads a checkpoint and its tokenizer (tokPath, or tokenizer.bin
+// beside the checkpoint when tokPath is empty).
+func loadFiles(modelPath, tokPath string) (*engine.Model, *engine.Tokenizer, error) {
+	m, err := engine.LoadModel(modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
-	path := cfg.tokenizer
-	if path == "" {
-		path = filepath.Join(filepath.Dir(cfg.model), "tokenizer.bin")
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil, fmt.Errorf("no -tokenizer given and no tokenizer.bin beside the model %s: %w", cfg.model, err)
+	if tokPath == "" {
+		tokPath = filepath.Join(filepath.Dir(modelPath), "tokenizer.bin")
+		if _, err := os.Stat(tokPath); err != nil {
+			return nil, nil, fmt.Errorf("no -tokenizer given and no tokenizer.bin beside the model %s: %w", modelPath, err)
 		}
 	}
-	tok, err := engine.LoadTokenizer(path, m.Config.VocabSize)
+	tok, err := engine.LoadTokenizer(tokPath, m.Config.VocabSize)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -129,7 +129,7 @@ func TestCommandExitStatus(t *testing.T) {
 		{[]string{"-model", model, "-repeat-penalty", "0"}, 2, "-repeat-penalty = 0"},
 		{[]string{"-model", model, "-n", "-5"}, 2, "-n = -5"},
 		{[]string{"-no-such-flag"}, 2, "-no-such-flag"},
-		{[]string{"-prompt", "hi"}, 2, "-model is required"},
+		{[]string{"-prompt", "hi", "-tokenizer", tokenizer}, 2, "-tokenizer"},
 		{[]string{"-model", model, "-tokenizer", tokenizer, "-beam", "-3"}, 2, "-beam = -3"},
 		{[]string{"-model", "missing.bin"}, 1, "missing.bin"},
 		{[]string{"-model", model}, 1, "tokenizer.bin"},

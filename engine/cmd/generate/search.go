@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"path/filepath"
 	"time"
 	"unicode/utf8"
 
@@ -250,13 +251,9 @@ func speculativeDecoder(draftPath string, gamma int) decoder {
 				yield(engine.Step{}, err)
 				return
 			}
-			d, err := engine.LoadModel(draftPath)
+			d, err := loadDraft(draftPath, m, tok)
 			if err != nil {
-				yield(engine.Step{}, fmt.Errorf("-draft: %w", err))
-				return
-			}
-			if d.Config.VocabSize != m.Config.VocabSize {
-				yield(engine.Step{}, fmt.Errorf("-draft = %q: its vocabulary has %d tokens but the model's has %d; the draft must share the model's tokenizer", draftPath, d.Config.VocabSize, m.Config.VocabSize))
+				yield(engine.Step{}, err)
 				return
 			}
 			target, draft := engine.NewModelLM(m, 1), engine.NewModelLM(d, 1)
@@ -325,4 +322,34 @@ func noCacheDecoder(ctx context.Context, m *engine.Model, tok *engine.Tokenizer,
 			seq = append(seq, id)
 		}
 	}
+}
+
+// loadDraft reads the draft model ("default": the built-in draft) and checks
+// that it speaks the target's language: the same vocabulary size and, when a
+// tokenizer.bin sits beside the draft, the same tokens.
+func loadDraft(path string, m *engine.Model, tok *engine.Tokenizer) (*engine.Model, error) {
+	var d *engine.Model
+	var dtok *engine.Tokenizer
+	var err error
+	if path == "default" {
+		d, dtok, err = engine.DefaultDraft()
+	} else {
+		d, err = engine.LoadModel(path)
+		beside := filepath.Join(filepath.Dir(path), "tokenizer.bin")
+		if _, statErr := os.Stat(beside); err == nil && statErr == nil {
+			dtok, err = engine.LoadTokenizer(beside, d.Config.VocabSize)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("-draft: %w", err)
+	}
+	if d.Config.VocabSize != m.Config.VocabSize {
+		return nil, fmt.Errorf("-draft = %q: its vocabulary has %d tokens but the model's has %d; the draft must share the model's tokenizer", path, d.Config.VocabSize, m.Config.VocabSize)
+	}
+	if dtok != nil {
+		if id, same := tok.SameVocabulary(dtok); !same {
+			return nil, fmt.Errorf("-draft = %q: its tokenizer differs from the model's at token %d (%q vs %q); the draft must share the model's tokenizer", path, id, dtok.Piece(id), tok.Piece(id))
+		}
+	}
+	return d, nil
 }

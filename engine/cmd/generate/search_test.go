@@ -71,3 +71,54 @@ func TestSearchFlagsRejectedBeforeWork(t *testing.T) {
 		t.Errorf("prompt longer than the context: status %d, stderr %q", status, stderr)
 	}
 }
+
+func TestDefaultModelsNeedNoFiles(t *testing.T) {
+	status, out, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0")
+	if status != 0 || out == "" {
+		t.Fatalf("built-in model: status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	if !strings.HasPrefix(out, "func main() {") {
+		t.Fatalf("text mode should start with the prompt, got %q", out)
+	}
+	// Speculative decoding with the built-in draft keeps the target's
+	// greedy text.
+	status, spec, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0", "-draft", "default")
+	if status != 0 || spec != out {
+		t.Fatalf("built-in draft: status %d, stderr %q\n got %q\nwant %q", status, stderr, spec, out)
+	}
+}
+
+func TestDraftWithAnotherTokenizerIsRefused(t *testing.T) {
+	model, tokenizer := referenceModel(t)
+	// The same weights as the target, but a tokenizer.bin beside them
+	// whose tokens differ: the draft would propose ids that mean something
+	// else to the target.
+	m, err := engine.LoadModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := engine.LoadTokenizer(tokenizer, m.Config.VocabSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pieces, scores := make([]string, tok.VocabSize()), make([]float32, tok.VocabSize())
+	for id := range pieces {
+		pieces[id], scores[id] = tok.Piece(id), tok.Score(id)
+	}
+	pieces[400] = "zzz-not-the-same"
+	other, err := engine.NewTokenizer(pieces, scores, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := m.Save(filepath.Join(dir, "draft.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Save(filepath.Join(dir, "tokenizer.bin")); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr := runGenerate("-model", model, "-tokenizer", tokenizer, "-draft", filepath.Join(dir, "draft.bin"), "-temperature", "0")
+	if status != 1 || out != "" || !strings.Contains(stderr, "its tokenizer differs from the model's at token 400") {
+		t.Errorf("status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+}

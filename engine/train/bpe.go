@@ -366,6 +366,7 @@ type pairCount struct {
 // pairHeap is a max-heap of pair counts, smallest pair key first on ties.
 type pairHeap []pairCount
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (h pairHeap) Len() int { return len(h) }
 func (h pairHeap) Less(i, j int) bool {
 	if h[i].n != h[j].n {

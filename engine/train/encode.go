@@ -143,6 +143,7 @@ type cand struct {
 // candHeap pops the highest score first, then the leftmost position.
 type candHeap []cand
 
+// Len, Less, Swap, Push and Pop implement heap.Interface.
 func (h candHeap) Len() int { return len(h) }
 func (h candHeap) Less(i, j int) bool {
 	if h[i].score != h[j].score {

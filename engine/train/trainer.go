@@ -125,6 +125,9 @@ func Train(ctx context.Context, cfg Config, data *Data, opts Options) (*State, e
 }
 
 // startState resumes from the checkpoint if there is one, or starts fresh.
+// A checkpoint may be resumed with more steps than it was started with:
+// the run is extended, and the learning-rate schedule is recomputed for the
+// new total from the current step on.
 func startState(cfg Config, path string) (*State, error) {
 	if path != "" {
 		st, err := LoadState(path)
@@ -132,6 +135,9 @@ func startState(cfg Config, path string) (*State, error) {
 		case err == nil:
 			if !sameRun(st.Config, cfg) {
 				return nil, fmt.Errorf("checkpoint %s belongs to a different run (%+v); use another output directory or delete it to start over", path, st.Config)
+			}
+			if cfg.Steps < st.Step {
+				return nil, fmt.Errorf("checkpoint %s is already at step %d, past the %d steps asked for", path, st.Step, cfg.Steps)
 			}
 			st.Config = cfg
 			return st, nil
@@ -149,10 +155,11 @@ func startState(cfg Config, path string) (*State, error) {
 }
 
 // sameRun reports whether two configs describe the same run; how often it
-// evaluates or saves does not matter.
+// evaluates or saves, and how many steps it lasts, do not matter.
 func sameRun(a, b Config) bool {
 	a.EvalEvery, b.EvalEvery = 0, 0
 	a.CheckpointEvery, b.CheckpointEvery = 0, 0
+	a.Steps, b.Steps = 0, 0
 	return a == b
 }
 

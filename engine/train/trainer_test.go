@@ -114,6 +114,19 @@ func TestInterruptedRunResumesExactly(t *testing.T) {
 	if err != nil || again.Step != 8 || again.Params.Data[0] != resumed.Params.Data[0] {
 		t.Errorf("re-running a finished run: step %d, err %v", again.Step, err)
 	}
+	// Asking for fewer steps than done is an error; asking for more
+	// extends the run.
+	shorter := cfg
+	shorter.Steps = 4
+	if _, err := Train(context.Background(), shorter, data, Options{Checkpoint: ckpt}); err == nil || !strings.Contains(err.Error(), "already at step 8") {
+		t.Errorf("fewer steps than done: got %v", err)
+	}
+	longer := cfg
+	longer.Steps = 10
+	ext, err := Train(context.Background(), longer, data, Options{Checkpoint: ckpt})
+	if err != nil || ext.Step != 10 || len(ext.History) != 10 {
+		t.Errorf("extending to 10 steps: %v", err)
+	}
 }
 
 func TestTrainRejectsBadInput(t *testing.T) {

@@ -16,9 +16,10 @@ const (
 
 // ProbabilityBars builds a bar chart with one bar per label, of height
 // probs[i] (between 0 and 1), labelled with its percentage: the picture of a
-// next-token distribution. Bars keep the order given, so sort them first if
-// the chart should read from most to least likely. labels and probs must
-// have the same length.
+// next-token distribution. The axis starts at 0 and ends just above the
+// tallest bar. Bars keep the order given, so sort them first if the chart
+// should read from most to least likely. labels and probs must have the same
+// length.
 func ProbabilityBars(title string, labels []string, probs []float64) *charts.Bar {
 	if len(labels) != len(probs) {
 		panic(fmt.Sprintf("notebook.ProbabilityBars: %d labels but %d probabilities", len(labels), len(probs)))
@@ -37,7 +38,7 @@ func ProbabilityBars(title string, labels []string, probs []float64) *charts.Bar
 			Name:      "token",
 			AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: rotation(labels)},
 		}),
-		charts.WithYAxisOpts(opts.YAxis{Name: "probability", Min: 0, Max: 1}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "probability", Min: 0}),
 	)
 	bar.SetXAxis(labels).AddSeries("probability", data,
 		charts.WithLabelOpts(opts.Label{

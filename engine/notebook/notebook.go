@@ -50,13 +50,17 @@ type Chart interface {
 	RenderSnippet() render.ChartSnippet
 }
 
-// Show displays chart in the output of the running notebook cell. Outside a
-// GoNB notebook (in a test or a plain program) it does nothing.
+// Show displays chart in the output of the running notebook cell, and
+// returns once GoNB has received it. Outside a GoNB notebook (in a test or a
+// plain program) it does nothing.
 func Show(chart Chart) {
 	if !gonbui.IsNotebook {
 		return
 	}
 	gonbui.DisplayHTML(HTML(chart))
+	// Wait until GoNB has taken the output: a cell's program often ends
+	// right after showing a chart, and output still in the pipe is lost.
+	gonbui.Sync()
 }
 
 // HTML returns the self-contained HTML fragment that draws chart on a

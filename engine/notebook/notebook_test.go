@@ -98,7 +98,7 @@ func TestProbabilityBarsOptions(t *testing.T) {
 		`"type":"bar"`,
 		`"data":["␣the","␣a","␣Lily"]`,
 		`{"value":0.5}`, `{"value":0.3}`, `{"value":0.2}`,
-		`"min":0,"max":1`,
+		`"yAxis":[{"name":"probability","min":0}]`,
 		`(100 * p.value).toFixed(1) + '%'`,
 		`"text":"Next token"`,
 	} {
@@ -155,5 +155,29 @@ func TestTokenLabel(t *testing.T) {
 		if got := TokenLabel(in); got != want {
 			t.Errorf("TokenLabel(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestTokensHTML(t *testing.T) {
+	got := TokensHTML([]string{"func", " main", "()", " {\n", "<b>", "\xe2\x82"})
+	spans := strings.Count(got, "<span ")
+	if spans != 6 {
+		t.Errorf("want 6 spans, got %d:\n%s", spans, got)
+	}
+	for _, want := range []string{
+		`>func</span>`,
+		`> main</span>`,
+		"> {⏎\n</span>",                    // the newline is marked and kept
+		`>&lt;b&gt;</span>`,                // token text is escaped, not markup
+		`>�</span>`,                        // half a character
+		`title="token 1: &#34; main&#34;"`, // exact text on hover
+		tokenColors[0], tokenColors[1],
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("TokensHTML lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<b>") {
+		t.Errorf("token text became markup:\n%s", got)
 	}
 }

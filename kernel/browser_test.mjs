@@ -1,0 +1,310 @@
+// Browser test: opens a notebook in JupyterLab in headless Chromium, runs
+// all its cells, and checks that its chart really drew.
+//
+// It starts its own JupyterLab (kernel/.venv) on 127.0.0.1, on a free port,
+// with a random token, and lets the page reach only that server: the chart
+// must draw with the ECharts copy the server hosts, as it would offline.
+// Autosave is off in a throwaway settings directory, and the notebook file
+// is checked to be unchanged at the end. Screenshots and the server log go
+// to kernel/.artifacts/browser/.
+//
+// Anything missing (Chromium, playwright-core, the install) is a failure,
+// never a skip.
+//
+// Usage: node kernel/browser_test.mjs [notebooks/NAME.ipynb]
+// Environment: CHROMIUM (default: chromium on PATH, then /usr/bin/chromium),
+// BROWSER_TEST_TIMEOUT (seconds for running all cells, default 600).
+
+import { spawn, execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const KERNEL = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(KERNEL);
+const ARTIFACTS = path.join(KERNEL, ".artifacts", "browser");
+const ECHARTS = path.join(KERNEL, ".static", "tokenbytoken", "echarts-5.4.3.min.js");
+const RUN_TIMEOUT_MS = 1000 * Number(process.env.BROWSER_TEST_TIMEOUT || 600);
+
+const CHROMIUM_FLAGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+function log(msg) {
+  console.log(`browser: ${msg}`);
+}
+
+class Failure extends Error {}
+
+function fail(msg) {
+  throw new Failure(msg);
+}
+
+function findChromium() {
+  const candidates = [];
+  if (process.env.CHROMIUM) candidates.push(process.env.CHROMIUM);
+  for (const dir of (process.env.PATH || "").split(path.delimiter)) {
+    if (dir) candidates.push(path.join(dir, "chromium"));
+  }
+  candidates.push("/usr/bin/chromium");
+  for (const c of candidates) {
+    try {
+      fs.accessSync(c, fs.constants.X_OK);
+      return c;
+    } catch {
+      // next
+    }
+  }
+  fail("Chromium not found (set CHROMIUM=/path/to/chromium; on Debian: apt-get install -y chromium)");
+}
+
+function loadPlaywright() {
+  const require = createRequire(path.join(KERNEL, "package.json"));
+  try {
+    return require("playwright-core");
+  } catch (err) {
+    fail(`playwright-core is not installed in kernel/node_modules (run 'make install' with npm available): ${err.message}`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function sha256(file) {
+  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+}
+
+function writeJSON(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+// startLab starts JupyterLab on notebooks/ and resolves once it answers.
+async function startLab(tmp) {
+  const jupyter = path.join(KERNEL, ".venv", "bin", "jupyter");
+  if (!fs.existsSync(jupyter)) fail("kernel/.venv is missing: run 'make install'");
+  const port = await freePort();
+  const token = randomBytes(24).toString("hex");
+  // Throwaway user settings: no autosave (the committed notebook must stay
+  // as it is), and every cell rendered, so outputs exist in the page even
+  // when scrolled out of view.
+  const settings = path.join(tmp, "settings");
+  writeJSON(path.join(settings, "@jupyterlab", "docmanager-extension", "plugin.jupyterlab-settings"), { autosave: false });
+  writeJSON(path.join(settings, "@jupyterlab", "notebook-extension", "tracker.jupyterlab-settings"), { windowingMode: "none" });
+  const args = [
+    "lab", "--no-browser",
+    "--ServerApp.ip=127.0.0.1", `--ServerApp.port=${port}`, "--ServerApp.port_retries=0",
+    `--IdentityProvider.token=${token}`,
+    `--ServerApp.root_dir=${path.join(ROOT, "notebooks")}`,
+    `--LabApp.user_settings_dir=${settings}`,
+    `--LabApp.workspaces_dir=${path.join(tmp, "workspaces")}`,
+  ];
+  if (process.getuid && process.getuid() === 0) args.push("--allow-root");
+  const logPath = path.join(ARTIFACTS, "jupyterlab.log");
+  const logFd = fs.openSync(logPath, "w");
+  const env = { ...process.env, JUPYTER_RUNTIME_DIR: path.join(tmp, "runtime") };
+  const proc = spawn(jupyter, args, { env, stdio: ["ignore", logFd, logFd], detached: true });
+  let exited = null;
+  proc.on("exit", (code, signal) => { exited = code ?? signal; });
+  const base = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (exited !== null) fail(`JupyterLab exited (${exited}) while starting; see ${path.relative(ROOT, logPath)}`);
+    if (Date.now() > deadline) fail(`JupyterLab did not answer within 90s; see ${path.relative(ROOT, logPath)}`);
+    try {
+      const res = await fetch(`${base}api/status?token=${token}`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    base, token, logPath,
+    async waitForKernelConnection(notebook) {
+      const until = Date.now() + 120_000;
+      for (;;) {
+        const res = await fetch(`${base}api/sessions?token=${token}`);
+        const sessions = res.ok ? await res.json() : [];
+        const s = sessions.find((x) => x.path === notebook);
+        if (s && s.kernel && s.kernel.connections > 0) {
+          if (s.kernel.name !== "gonb") fail(`${notebook} started kernel ${s.kernel.name}, want gonb`);
+          return;
+        }
+        if (Date.now() > until) fail(`no kernel connection for ${notebook} after 120s: ${JSON.stringify(sessions)}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    },
+    async stop() {
+      if (exited !== null) return;
+      try {
+        await fetch(`${base}api/shutdown?token=${token}`, { method: "POST" });
+      } catch {
+        // fall through to the signal
+      }
+      for (let i = 0; i < 40 && exited === null; i++) await new Promise((r) => setTimeout(r, 250));
+      if (exited === null) process.kill(-proc.pid, "SIGTERM");
+    },
+  };
+}
+
+async function main() {
+  const notebookArg = process.argv[2] || fs.readdirSync(path.join(ROOT, "notebooks")).filter((n) => /^01-.*\.ipynb$/.test(n)).map((n) => path.join("notebooks", n))[0];
+  if (!notebookArg) fail("no notebooks/01-*.ipynb to open");
+  const notebookPath = path.resolve(ROOT, notebookArg);
+  const name = path.basename(notebookPath);
+  if (path.dirname(notebookPath) !== path.join(ROOT, "notebooks")) fail(`${notebookArg} is not in notebooks/`);
+  if (!fs.existsSync(ECHARTS)) fail(`${path.relative(ROOT, ECHARTS)} is missing: run 'make install' with npm available`);
+  const chromiumPath = findChromium();
+  const { chromium } = loadPlaywright();
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const version = execFileSync(chromiumPath, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  log(`${version}; notebook ${name}`);
+
+  const before = sha256(notebookPath);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-browser-"));
+  const lab = await startLab(tmp);
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    // Only the local Jupyter server is reachable, as on a machine offline.
+    const blocked = [];
+    const origin = new URL(lab.base).origin;
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      blocked.push(url);
+      return route.abort("internetdisconnected");
+    });
+    const page = await context.newPage();
+    const consoleErrors = [];
+    page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+    page.on("pageerror", (e) => consoleErrors.push(String(e)));
+    let echartsStatus = null;
+    page.on("response", (r) => { if (r.url().includes("/static/tokenbytoken/echarts-")) echartsStatus = r.status(); });
+
+    await page.goto(`${lab.base}lab/tree/${encodeURIComponent(name)}?token=${lab.token}`);
+    await page.locator(".jp-NotebookPanel .jp-Cell").first().waitFor({ timeout: 120_000 });
+    const codeCells = JSON.parse(fs.readFileSync(notebookPath, "utf8")).cells.filter((c) => c.cell_type === "code").length;
+    if (codeCells === 0) fail(`${name} has no code cells`);
+    await page.waitForFunction((n) => document.querySelectorAll(".jp-NotebookPanel .jp-CodeCell").length === n, codeCells, { timeout: 60_000 });
+    // The toolbar names the kernel once the notebook has one. (GoNB's status
+    // reads "unknown" until it first runs something, so that is not waited
+    // for; cells run as soon as the kernel answers.)
+    await page.locator(".jp-NotebookPanel .jp-Toolbar").getByText("Go (GoNB)").waitFor({ timeout: 120_000 });
+    // A "Run All" sent before the page has connected to the kernel is
+    // dropped: wait until the server sees the page's kernel connection.
+    await lab.waitForKernelConnection(name);
+    await page.waitForTimeout(2000);
+    log(`JupyterLab up, page connected to the GoNB kernel, ${codeCells} code cells; running all cells`);
+
+    const started = Date.now();
+    await page.getByRole("menuitem", { name: "Run", exact: true }).click();
+    await page.getByRole("menuitem", { name: /^Run All Cells/ }).click();
+
+    // Done when every code cell has an execution count and none is queued.
+    const prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt");
+    let lastReport = started;
+    for (;;) {
+      const texts = await prompts.allInnerTexts();
+      if (Date.now() - lastReport > 30_000) {
+        lastReport = Date.now();
+        log(`waiting for cells to finish: prompts ${JSON.stringify(texts)}`);
+      }
+      const done = texts.filter((t) => /\[\d+\]/.test(t)).length;
+      const busy = texts.some((t) => t.includes("*"));
+      if (done === codeCells && !busy) break;
+      if (Date.now() - started > RUN_TIMEOUT_MS) {
+        await page.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-timeout.png")), fullPage: true });
+        fail(`cells not all executed after ${RUN_TIMEOUT_MS / 1000}s: prompts ${JSON.stringify(texts)}`);
+      }
+      if (!busy && Date.now() - started > 15_000) {
+        // Run All stops at a failing cell: nothing runs any more.
+        const idle = await page.locator('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator[data-status="idle"]').count();
+        if (idle && done < codeCells) {
+          await page.waitForTimeout(3000);
+          const again = await prompts.allInnerTexts();
+          if (again.filter((t) => /\[\d+\]/.test(t)).length === done && !again.some((t) => t.includes("*"))) {
+            await page.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-stopped.png")), fullPage: true });
+            fail(`Run All stopped after ${done} of ${codeCells} code cells: prompts ${JSON.stringify(again)}`);
+          }
+        }
+      }
+      await page.waitForTimeout(500);
+    }
+    log(`all ${codeCells} code cells ran in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+
+    // No cell may have written to stderr (GoNB shows compile errors and
+    // panics that way).
+    const stderr = page.locator('.jp-NotebookPanel .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"], .jp-NotebookPanel .jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]');
+    if (await stderr.count()) fail(`a cell wrote errors:\n${(await stderr.allInnerTexts()).join("\n")}`);
+
+    // The chart: an ECharts canvas with pixels drawn in colour, not just a
+    // blank box or an error message.
+    const chart = page.locator(".jp-NotebookPanel .tokenbytoken-chart").last();
+    await chart.waitFor({ timeout: 30_000 });
+    const errors = page.locator(".jp-NotebookPanel .tokenbytoken-chart-error");
+    await page.locator(".jp-NotebookPanel .tokenbytoken-chart canvas, .jp-NotebookPanel .tokenbytoken-chart-error").first().waitFor({ timeout: 30_000 });
+    if (await errors.count()) fail(`chart shows an error: ${(await errors.allInnerTexts()).join("\n")}`);
+    await page.waitForTimeout(1500); // ECharts animates the bars in
+    await chart.scrollIntoViewIfNeeded();
+    const pixels = await page.evaluate(() => {
+      const result = [];
+      for (const canvas of document.querySelectorAll(".jp-NotebookPanel .tokenbytoken-chart canvas")) {
+        const ctx = canvas.getContext("2d");
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        let painted = 0;
+        let coloured = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+          if (a === 0 || (r > 245 && g > 245 && b > 245)) continue;
+          painted++;
+          if (Math.max(r, g, b) - Math.min(r, g, b) > 60) coloured++;
+        }
+        result.push({ width: canvas.width, height: canvas.height, painted, coloured });
+      }
+      return result;
+    });
+    log(`chart canvases: ${JSON.stringify(pixels)}`);
+    if (pixels.length === 0) fail("no ECharts canvas in the notebook's output");
+    for (const p of pixels) {
+      if (p.width === 0 || p.height === 0) fail(`a chart canvas is empty: ${JSON.stringify(p)}`);
+      if (p.coloured < 500) fail(`a chart canvas has almost nothing drawn in colour: ${JSON.stringify(p)}`);
+    }
+    if (echartsStatus !== 200) fail(`ECharts was not served by the local Jupyter server (status ${echartsStatus})`);
+    const shot = path.join(ARTIFACTS, name.replace(/\.ipynb$/, ".png"));
+    await page.screenshot({ path: shot });
+    await chart.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-chart.png")) });
+    log(`screenshots: ${path.relative(ROOT, shot)}, ${path.relative(ROOT, shot.replace(/\.png$/, "-chart.png"))}`);
+    if (blocked.length) log(`requests kept offline (not needed): ${[...new Set(blocked)].join(", ")}`);
+    const echartsErrors = consoleErrors.filter((e) => /echarts|tokenbytoken/i.test(e));
+    if (echartsErrors.length) fail(`chart errors in the browser console:\n${echartsErrors.join("\n")}`);
+  } finally {
+    if (browser) await browser.close();
+    await lab.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (sha256(notebookPath) !== before) fail(`${name} was modified on disk by the test`);
+}
+
+main().then(() => {
+  console.log("browser: 1 passed, 0 failed");
+}, (err) => {
+  console.error(`browser: FAIL: ${err instanceof Failure ? err.message : err.stack || err}`);
+  console.log("browser: 0 passed, 1 failed");
+  process.exit(1);
+});

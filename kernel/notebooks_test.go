@@ -1,0 +1,105 @@
+// Package kernel holds the tooling around the course notebooks: the install
+// script, the headless runner and the browser test (see README.md). Its Go
+// test checks that the notebooks in notebooks/ are fit to commit.
+package kernel
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// useCourseCell is the first code cell of every notebook: it points the
+// cell's Go module at this repository (see notebooks/01-*.ipynb).
+const useCourseCell = "!*go mod edit -replace github.com/tokenbytoken/course=${GONB_DIR}/.. && go mod edit -require github.com/tokenbytoken/course@v0.0.0"
+
+type notebookFile struct {
+	NBFormat int `json:"nbformat"`
+	Metadata struct {
+		KernelSpec struct {
+			Name string `json:"name"`
+		} `json:"kernelspec"`
+	} `json:"metadata"`
+	Cells []struct {
+		ID             string            `json:"id"`
+		CellType       string            `json:"cell_type"`
+		Source         json.RawMessage   `json:"source"`
+		Outputs        []json.RawMessage `json:"outputs"`
+		ExecutionCount *int              `json:"execution_count"`
+		Metadata       map[string]any    `json:"metadata"`
+	} `json:"cells"`
+}
+
+// source joins a cell's source, stored as one string or a list of lines.
+func source(t *testing.T, raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var lines []string
+	if err := json.Unmarshal(raw, &lines); err != nil {
+		t.Fatalf("cell source is neither a string nor a list of strings: %s", raw)
+	}
+	return strings.Join(lines, "")
+}
+
+func TestNotebooksAreCleanAndSelfContained(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "notebooks", "*.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no notebooks in notebooks/")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nb notebookFile
+			if err := json.Unmarshal(data, &nb); err != nil {
+				t.Fatalf("not a notebook: %v", err)
+			}
+			if nb.NBFormat != 4 {
+				t.Errorf("nbformat %d, want 4", nb.NBFormat)
+			}
+			if nb.Metadata.KernelSpec.Name != "gonb" {
+				t.Errorf("kernel %q, want gonb (the kernel make install registers)", nb.Metadata.KernelSpec.Name)
+			}
+			ids := map[string]bool{}
+			firstCode := true
+			for i, cell := range nb.Cells {
+				src := source(t, cell.Source)
+				if strings.TrimSpace(src) == "" {
+					t.Errorf("cell %d is empty", i)
+				}
+				if cell.ID == "" || ids[cell.ID] {
+					t.Errorf("cell %d: id %q missing or repeated", i, cell.ID)
+				}
+				ids[cell.ID] = true
+				// The notebooks travel without the workspace around the
+				// repository: nothing outside it may be referenced.
+				if strings.Contains(src, "shared/") {
+					t.Errorf("cell %d refers to a shared/ folder outside the repository", i)
+				}
+				if cell.CellType != "code" {
+					continue
+				}
+				_, timed := cell.Metadata["execution"]
+				if len(cell.Outputs) > 0 || cell.ExecutionCount != nil || timed {
+					t.Errorf("cell %d has outputs, an execution count or timings: commit notebooks cleared (make clear-outputs)", i)
+				}
+				if firstCode && strings.TrimSpace(src) != useCourseCell {
+					t.Errorf("first code cell is %q, want %q", src, useCourseCell)
+				}
+				firstCode = false
+			}
+			if firstCode {
+				t.Error("no code cells")
+			}
+		})
+	}
+}

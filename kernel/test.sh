@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every check of the repository and exits non-zero if any fails:
+#
+#   go vet ./...        static checks of the whole module
+#   notebooks           every notebook in notebooks/, headless, through GoNB
+#   browser             notebook 01 in JupyterLab in headless Chromium: the
+#                       chart must draw
+#   go test ./...       the whole module's tests (engine, engine/notebook,
+#                       kernel), last so that its summary closes the output
+#
+# Every step runs even if an earlier one failed; a summary follows. Needs
+# `make install` first (`make test` does it). Artifacts (executed notebooks,
+# kernel logs, screenshots) are in kernel/.artifacts/.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+failed=()
+step() {
+	local name="$1"
+	shift
+	printf '\n=== %s: %s\n' "$name" "$*"
+	local start=$SECONDS
+	if "$@"; then
+		printf '=== %s: ok (%ds)\n' "$name" $((SECONDS - start))
+	else
+		printf '=== %s: FAILED (%ds)\n' "$name" $((SECONDS - start))
+		failed+=("$name")
+	fi
+}
+
+step vet go vet ./...
+step notebooks kernel/.venv/bin/python kernel/run_notebooks.py
+step browser node kernel/browser_test.mjs
+step "go test" go test ./...
+
+echo
+if ((${#failed[@]})); then
+	echo "make test: FAILED: ${failed[*]}"
+	exit 1
+fi
+echo "make test: vet, notebooks, browser and go test all passed"

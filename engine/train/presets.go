@@ -13,8 +13,8 @@ type Preset struct {
 //
 // The full preset's numbers were chosen for two shared CPU cores and about
 // an hour and a half: the trainer runs the target at roughly 1,500 tokens
-// per second, so the target sees about 7.4 million tokens, and a model of
-// about a million parameters is about what that budget can train (some 7
+// per second, so the target sees about 6.6 million tokens, and a model of
+// about a million parameters is about what that budget can train (some 6-7
 // tokens per parameter). With a 2048-token vocabulary the shared
 // embedding/classifier is a quarter of the target's parameters.
 var Presets = map[string]Preset{
@@ -23,12 +23,12 @@ var Presets = map[string]Preset{
 		Vocab: 2048,
 		Target: Config{
 			Model:     engine.Config{Dim: 128, HiddenDim: 352, NLayers: 4, NHeads: 4, NKVHeads: 2, SeqLen: 256, SharedClassifier: true},
-			BatchSize: 8, Steps: 3600, LR: 3e-3, MinLR: 3e-4, WarmupSteps: 60,
+			BatchSize: 8, Steps: 3200, LR: 3e-3, MinLR: 3e-4, WarmupSteps: 60,
 			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 50,
 		},
 		Draft: Config{
 			Model:     engine.Config{Dim: 64, HiddenDim: 176, NLayers: 2, NHeads: 4, NKVHeads: 2, SeqLen: 256, SharedClassifier: true},
-			BatchSize: 8, Steps: 1000, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 40,
+			BatchSize: 8, Steps: 800, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 40,
 			WeightDecay: 0.1, GradClip: 1, Seed: 2, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 100,
 		},
 	},

@@ -175,6 +175,17 @@ func TestEncoderMatchesEngine(t *testing.T) {
 				t.Fatalf("%q: token %d is %d, engine %d", s[:min(len(s), 40)], i, got[i], want[i])
 			}
 		}
+		// Round trips: decode(encode(text)) is the text (after BOS the
+		// leading space is dropped), and encode(decode(ids)) the ids.
+		withBOS := append([]int{tok.BOS()}, want...)
+		text := tok.DecodeAll(withBOS)
+		if text != s {
+			t.Fatalf("decode(encode(%q)) = %q", s[:min(len(s), 40)], text[:min(len(text), 40)])
+		}
+		again, _ := enc.Encode(text)
+		if len(again) != len(want) {
+			t.Fatalf("encode(decode(ids)) has %d tokens, want %d", len(again), len(want))
+		}
 	}
 }
 

@@ -80,6 +80,11 @@ function page({ baseUrl, preloaded, amd }) {
       appendChild(c) { this.children.push(c); if (this === head) { added.push(c); } return c; },
       remove() { this.removed = true; },
       getAttribute(k) { return this.attrs[k] || null; },
+      querySelector(sel) {
+        if (sel !== ".container") { throw new Error("unexpected selector " + sel); }
+        if (!this.box) { this.box = element("div"); }
+        return this.box;
+      },
     };
   }
   const head = element("head");
@@ -156,6 +161,7 @@ async function main() {
     const msg = p.host(0).children.find(c => c.className === "tokenbytoken-chart-error");
     assert.ok(msg, "no error message in the chart's box");
     assert.match(msg.textContent, /make install/);
+    assert.strictEqual(p.host(0).box.style.display, "none", "the empty chart box is still shown");
     assert.ok(msg.textContent.includes(cdnURL));
     assert.strictEqual(p.g.tokenbytokenECharts, undefined, "a failed load is cached");
     p.run(1); await tick();

@@ -210,6 +210,9 @@ const loaderJS = `function tokenbytokenDrawChart(hostId, localPath, cdnURL, draw
 
   function showError(text) {
     if (!host) { return; }
+    // The chart's empty box would only push the explanation out of view.
+    var box = host.querySelector(".container");
+    if (box) { box.style.display = "none"; }
     var msg = document.createElement("pre");
     msg.className = "tokenbytoken-chart-error";
     msg.style.whiteSpace = "pre-wrap";

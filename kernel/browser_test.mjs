@@ -47,7 +47,14 @@ function fail(msg) {
 
 function findChromium() {
   const candidates = [];
-  if (process.env.CHROMIUM) candidates.push(process.env.CHROMIUM);
+  if (process.env.CHROMIUM) {
+    try {
+      fs.accessSync(process.env.CHROMIUM, fs.constants.X_OK);
+      return process.env.CHROMIUM;
+    } catch {
+      fail(`CHROMIUM=${process.env.CHROMIUM} is not an executable file`);
+    }
+  }
   for (const dir of (process.env.PATH || "").split(path.delimiter)) {
     if (dir) candidates.push(path.join(dir, "chromium"));
   }
@@ -178,6 +185,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-browser-"));
   const lab = await startLab(tmp);
   let browser;
+  let page;
   try {
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
@@ -190,7 +198,7 @@ async function main() {
       blocked.push(url);
       return route.abort("internetdisconnected");
     });
-    const page = await context.newPage();
+    page = await context.newPage();
     const consoleErrors = [];
     page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
@@ -229,7 +237,6 @@ async function main() {
       const busy = texts.some((t) => t.includes("*"));
       if (done === codeCells && !busy) break;
       if (Date.now() - started > RUN_TIMEOUT_MS) {
-        await page.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-timeout.png")), fullPage: true });
         fail(`cells not all executed after ${RUN_TIMEOUT_MS / 1000}s: prompts ${JSON.stringify(texts)}`);
       }
       if (!busy && Date.now() - started > 15_000) {
@@ -239,7 +246,6 @@ async function main() {
           await page.waitForTimeout(3000);
           const again = await prompts.allInnerTexts();
           if (again.filter((t) => /\[\d+\]/.test(t)).length === done && !again.some((t) => t.includes("*"))) {
-            await page.screenshot({ path: path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-stopped.png")), fullPage: true });
             fail(`Run All stopped after ${done} of ${codeCells} code cells: prompts ${JSON.stringify(again)}`);
           }
         }
@@ -293,6 +299,14 @@ async function main() {
     if (blocked.length) log(`requests kept offline (not needed): ${[...new Set(blocked)].join(", ")}`);
     const echartsErrors = consoleErrors.filter((e) => /echarts|tokenbytoken/i.test(e));
     if (echartsErrors.length) fail(`chart errors in the browser console:\n${echartsErrors.join("\n")}`);
+  } catch (err) {
+    if (page) {
+      // Show the chart's box if there is one: that is what failed most often.
+      await page.locator(".jp-NotebookPanel .tokenbytoken-chart").last().scrollIntoViewIfNeeded({ timeout: 2000 }).catch(() => {});
+      const shot = path.join(ARTIFACTS, name.replace(/\.ipynb$/, "-failed.png"));
+      await page.screenshot({ path: shot }).then(() => log(`screenshot of the failure: ${path.relative(ROOT, shot)}`), () => {});
+    }
+    throw err;
   } finally {
     if (browser) await browser.close();
     await lab.stop();

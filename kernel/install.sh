@@ -41,7 +41,14 @@ die() {
 	exit 1
 }
 
-sha() { sha256sum "$1" | cut -c1-16; }
+# sha FILE: a short content hash, for stamp names.
+sha() {
+	if command -v sha256sum >/dev/null; then
+		sha256sum "$1" | cut -c1-16
+	else
+		shasum -a 256 "$1" | cut -c1-16 # macOS
+	fi
+}
 
 # write_if_changed PATH: writes stdin to PATH only if the content differs,
 # so a second run leaves every file (and its timestamp) alone.

@@ -2,13 +2,13 @@
 
 .DEFAULT_GOAL := help
 
-.PHONY: help lab install test vet unit notebooks browser clear-outputs clean
+.PHONY: help lab install test vet unit notebooks browser fuzz clear-outputs clean
 
 help:
 	@echo "make lab            install what is missing, then start JupyterLab on notebooks/"
 	@echo "make test           install what is missing, then run every check (vet, notebooks, browser, go test)"
 	@echo "make install        only install: GoNB, goimports, gopls, JupyterLab venv, ECharts (all under kernel/)"
-	@echo "make vet | unit | notebooks | browser    one check at a time"
+	@echo "make vet | unit | notebooks | browser | fuzz    one check at a time"
 	@echo "make clear-outputs  remove outputs from notebooks/*.ipynb before committing"
 	@echo "make clean          remove everything make install put in kernel/"
 
@@ -32,6 +32,9 @@ notebooks: install
 
 browser: install
 	node kernel/browser_test.mjs
+
+fuzz:
+	kernel/fuzz.sh
 
 clear-outputs: install
 	kernel/.venv/bin/python kernel/clear_outputs.py

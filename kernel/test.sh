@@ -5,6 +5,7 @@
 #   notebooks           every notebook in notebooks/, headless, through GoNB
 #   browser             notebook 01 in JupyterLab in headless Chromium: the
 #                       chart must draw
+#   fuzz                every fuzz target for a short while (kernel/fuzz.sh)
 #   go test ./...       the whole module's tests (engine, engine/notebook,
 #                       kernel), last so that its summary closes the output
 #
@@ -33,6 +34,7 @@ step() {
 step vet go vet ./...
 step notebooks kernel/.venv/bin/python kernel/run_notebooks.py
 step browser node kernel/browser_test.mjs
+step fuzz kernel/fuzz.sh
 step "go test" go test ./...
 
 echo
@@ -40,4 +42,4 @@ if ((${#failed[@]})); then
 	echo "make test: FAILED: ${failed[*]}"
 	exit 1
 fi
-echo "make test: vet, notebooks, browser and go test all passed"
+echo "make test: vet, notebooks, browser, fuzz and go test all passed"

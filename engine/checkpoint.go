@@ -19,6 +19,10 @@ import (
 // vocab_size means the classifier is stored separately at the end.
 const headerSize = 7 * 4
 
+// newFormatMagic opens llama2.c's later checkpoint versions ("ak42" as a
+// little-endian uint32), which this engine does not read.
+const newFormatMagic = 0x616b3432
+
 // Model is a Llama model: its shape and its weights.
 type Model struct {
 	Config  Config
@@ -61,6 +65,9 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 	var h [7]int32
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
 		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	if uint32(h[0]) == newFormatMagic {
+		return nil, fmt.Errorf("this is a llama2.c version %d checkpoint (magic \"ak42\"); the engine reads the legacy version-0 layout: export it with llama2.c's export.py --version 0", h[1])
 	}
 	c := Config{
 		Dim: int(h[0]), HiddenDim: int(h[1]), NLayers: int(h[2]), NHeads: int(h[3]),

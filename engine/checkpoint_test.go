@@ -125,6 +125,7 @@ func TestReadModelRejectsBadFiles(t *testing.T) {
 		{"odd head size", header(6, 12, 2, 2, 1, 262, 16), "odd"},
 		{"zero vocab", header(8, 12, 2, 2, 1, 0, 16), "vocab_size = 0"},
 		{"zero seq_len", header(8, 12, 2, 2, 1, 262, 0), "seq_len = 0"},
+		{"llama2.c version 1", header(0x616b3432, 1, 64, 12, 2, 2, 1, 262, 16), "export it with llama2.c's export.py --version 0"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,10 @@
 // Command generate writes text with a llama2.c model, one token at a time,
 // streaming each piece as soon as it is safe to show.
 //
-//	go run ./engine/cmd/generate -model stories260K.bin -tokenizer tok512.bin -prompt "Once upon a time"
+//	go run ./engine/cmd/generate -prompt "func main() {"
+//	go run ./engine/cmd/generate -model stories15M.bin -tokenizer tokenizer.bin -prompt "Once upon a time"
+//
+// Without -model it runs the engine's built-in model (engine.Default).
 //
 // Sampling: -temperature (0 is greedy), -topk, -topp, -minp, -seed;
 // penalties: -repeat-penalty, -presence, -frequency; stopping: -n, -stop

@@ -1,0 +1,37 @@
+// Package engine runs Llama-architecture language models, one token at a
+// time, in plain Go: the inference engine of the Token by Token course.
+//
+// It reads (and writes) the checkpoint and tokenizer files of llama2.c, so
+// it runs the course's own models (Default, DefaultDraft) as well as any
+// llama2.c model, such as the TinyStories models llama2.c published.
+//
+// The files read top to bottom like the lessons:
+//
+//   - config.go, weights.go, checkpoint.go: the model's shape and weights,
+//     and the llama2.c file layout.
+//   - tokenizer.go: text to token ids (byte-pair merges, byte fallback) and
+//     back.
+//   - forward.go, ops.go, matmul.go, kvcache.go, prefill.go: the transformer
+//     itself — RMSNorm, rotary position embeddings, grouped-query attention
+//     over the KV cache, the SwiGLU MLP and the vocabulary projection — for
+//     one token (decode) or a whole prompt at once (prefill).
+//   - softmax.go, logprobs.go: from logits to probabilities.
+//   - sample.go and one file per sampling stage: bias.go, penalty.go,
+//     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the
+//     seeded random number generator.
+//   - generate.go, stop.go, stream.go: the autoregressive loop, its stop
+//     conditions and streaming of whole characters.
+//   - lm.go, nocache.go, beam.go, speculative.go: other ways to decode —
+//     without a cache, beam search, speculative decoding with a draft model.
+//   - cost.go: floating-point operations, bytes and time per part of a step.
+//
+// A minimal program:
+//
+//	m, tok, err := engine.Default()
+//	if err != nil { ... }
+//	opts := engine.Options{MaxNewTokens: 50, Temperature: 0.8, TopP: 0.9, Seed: 1}
+//	for step, err := range engine.Generate(ctx, m, tok, "func main() {", opts) {
+//		if err != nil { ... }
+//		fmt.Print(step.Text)
+//	}
+package engine

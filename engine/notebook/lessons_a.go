@@ -1,0 +1,89 @@
+package notebook
+
+import (
+	"fmt"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// Charts for the lessons on logits, decoding, sampling, penalties and the
+// vocabulary projection: lines with named axes (linear or logarithmic) and
+// bars in groups.
+
+// LinesXY builds a line chart like Lines, with the axes named xName and
+// yName (the units a reader needs to read the chart).
+func LinesXY(title, xName, yName string, x []string, series ...Series) *charts.Line {
+	return lineChart("notebook.LinesXY", title, xName, yName, false, x, series)
+}
+
+// LogLines builds a line chart with a logarithmic y axis, for values that
+// span many orders of magnitude, such as the sorted probabilities of a whole
+// vocabulary, where a linear axis would show one spike and a flat line.
+// Every series must have one value per x label. Zero and negative values
+// have no place on a log axis: they are left out, as gaps in their line.
+func LogLines(title, xName, yName string, x []string, series ...Series) *charts.Line {
+	return lineChart("notebook.LogLines", title, xName, yName, true, x, series)
+}
+
+func lineChart(caller, title, xName, yName string, logY bool, x []string, series []Series) *charts.Line {
+	y := opts.YAxis{Name: yName}
+	if logY {
+		y.Type = "log"
+	}
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: chartHeight}),
+		charts.WithTitleOpts(opts.Title{Title: title}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(series) > 1), Right: "10%"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: xName, NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(y),
+	)
+	line.SetXAxis(x)
+	// Many points: a marker on each would hide the line.
+	symbols := opts.Bool(len(x) <= 40)
+	for _, s := range series {
+		if len(s.Values) != len(x) {
+			panic(fmt.Sprintf("%s: series %q has %d values for %d x labels", caller, s.Name, len(s.Values), len(x)))
+		}
+		data := make([]opts.LineData, len(s.Values))
+		for i, v := range s.Values {
+			if logY && !(v > 0) {
+				data[i] = opts.LineData{Value: "-"} // ECharts' mark for a missing value
+				continue
+			}
+			data[i] = opts.LineData{Value: v}
+		}
+		line.AddSeries(s.Name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: symbols}))
+	}
+	return line
+}
+
+// GroupedBars builds a bar chart with one group per label and, in each
+// group, one bar per series, side by side, with a legend naming the series:
+// for comparing a few distributions, or a few costs, over the same labels.
+// yName names the value axis. Every series must have one value per label.
+func GroupedBars(title, yName string, labels []string, series ...Series) *charts.Bar {
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: chartHeight}),
+		charts.WithTitleOpts(opts.Title{Title: title}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Right: "10%"}),
+		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: rotation(labels)}}),
+		charts.WithYAxisOpts(opts.YAxis{Name: yName, Min: 0}),
+	)
+	bar.SetXAxis(labels)
+	for _, s := range series {
+		if len(s.Values) != len(labels) {
+			panic(fmt.Sprintf("notebook.GroupedBars: series %q has %d values for %d labels", s.Name, len(s.Values), len(labels)))
+		}
+		data := make([]opts.BarData, len(s.Values))
+		for i, v := range s.Values {
+			data[i] = opts.BarData{Value: v}
+		}
+		bar.AddSeries(s.Name, data)
+	}
+	return bar
+}

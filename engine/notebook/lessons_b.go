@@ -59,6 +59,7 @@ func BeamTree(title string, nodes []engine.BeamNode, best int) *charts.Tree {
 		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: fmt.Sprintf("%dpx", height)}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", TriggerOn: "mousemove"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 	)
 	tree.AddSeries("beam search", []opts.TreeData{*items[0]},
 		charts.WithTreeOpts(opts.TreeChart{
@@ -66,12 +67,13 @@ func BeamTree(title string, nodes []engine.BeamNode, best int) *charts.Tree {
 			Orient:            "LR",
 			InitialTreeDepth:  -1,
 			ExpandAndCollapse: opts.Bool(false),
-			Top:               "48",
+			Top:               "56",
 			Bottom:            "12",
 			Left:              "70",
 			Right:             "150",
-			Label:             &opts.Label{Show: opts.Bool(true), Position: "left", FontSize: 12},
-			Leaves:            &opts.TreeLeaves{Label: &opts.Label{Show: opts.Bool(true), Position: "right", FontSize: 12}},
+			// Above the node, clear of the edges that enter and leave it.
+			Label:  &opts.Label{Show: opts.Bool(true), Position: "top", FontSize: 12},
+			Leaves: &opts.TreeLeaves{Label: &opts.Label{Show: opts.Bool(true), Position: "right", FontSize: 12}},
 		}),
 	)
 	return tree

@@ -157,12 +157,19 @@ func BarGroups(title, yName string, labels []string, series ...Series) *charts.B
 			panic(fmt.Sprintf("notebook.BarGroups: series %q has %d values for %d labels", s.Name, len(s.Values), len(labels)))
 		}
 		data := make([]opts.BarData, len(s.Values))
+		position := "top"
 		for i, v := range s.Values {
 			data[i] = opts.BarData{Value: v}
+			if v < 0 {
+				// "top" would pile the labels of bars that hang down
+				// from 0 onto the axis.
+				position = "inside"
+			}
 		}
 		bar.AddSeries(s.Name, data, charts.WithLabelOpts(opts.Label{
-			Show:      opts.Bool(len(labels)*len(series) <= 24),
-			Position:  "top",
+			// Values on many bars would overlap; the tooltip has them.
+			Show:      opts.Bool(len(labels)*len(series) <= 12),
+			Position:  position,
 			Formatter: opts.FuncOpts(`function (p) { return +p.value.toPrecision(3); }`),
 		}))
 	}

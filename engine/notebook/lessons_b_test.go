@@ -209,6 +209,13 @@ func TestBarGroupsOptions(t *testing.T) {
 	BarGroups("bad", "", []string{"a", "b"}, Series{Name: "s", Values: []float64{1}})
 }
 
+func TestBarGroupsLabelsNegativeBarsInside(t *testing.T) {
+	option := BarGroups("log p", "", []string{"a", "b"}, Series{Name: "s", Values: []float64{-3, -1}}).RenderSnippet().Option
+	if !strings.Contains(option, `"position":"inside"`) {
+		t.Errorf("labels of negative bars are not inside them:\n%s", option)
+	}
+}
+
 func TestAxisLinesNamesAxes(t *testing.T) {
 	option := AxisLines("time", "tokens", "ms", []string{"1", "2"}, Series{Name: "s", Values: []float64{1, 2}}).RenderSnippet().Option
 	for _, want := range []string{`"type":"line"`, `"name":"tokens"`, `"name":"ms"`} {

@@ -27,7 +27,9 @@ func LogLines(title, xName, yName string, x []string, series ...Series) *charts.
 }
 
 func lineChart(caller, title, xName, yName string, logY bool, x []string, series []Series) *charts.Line {
-	y := opts.YAxis{Name: yName}
+	// The name runs along the axis, clear of the tick labels: at the top it
+	// would be cut off on the left when long.
+	y := opts.YAxis{Name: yName, NameLocation: "middle", NameGap: 58}
 	if logY {
 		y.Type = "log"
 	}
@@ -36,7 +38,8 @@ func lineChart(caller, title, xName, yName string, logY bool, x []string, series
 		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: chartHeight}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(len(series) > 1), Right: "10%"}),
+		charts.WithLegendOpts(legend(len(series))),
+		charts.WithGridOpts(opts.Grid{Left: "80", Right: gridRight(len(series)), Top: "60", Bottom: "60"}),
 		charts.WithXAxisOpts(opts.XAxis{Name: xName, NameLocation: "middle", NameGap: 28}),
 		charts.WithYAxisOpts(y),
 	)
@@ -65,14 +68,19 @@ func lineChart(caller, title, xName, yName string, logY bool, x []string, series
 // for comparing a few distributions, or a few costs, over the same labels.
 // yName names the value axis. Every series must have one value per label.
 func GroupedBars(title, yName string, labels []string, series ...Series) *charts.Bar {
+	rotate, bottom := rotation(labels), "40"
+	if rotate != 0 {
+		bottom = "110" // room for long labels written at a slant
+	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: chartHeight}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Right: "10%"}),
-		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: rotation(labels)}}),
-		charts.WithYAxisOpts(opts.YAxis{Name: yName, Min: 0}),
+		charts.WithLegendOpts(legend(len(series))),
+		charts.WithGridOpts(opts.Grid{Left: "80", Right: gridRight(len(series)), Top: "60", Bottom: bottom}),
+		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: rotate}}),
+		charts.WithYAxisOpts(opts.YAxis{Name: yName, NameLocation: "middle", NameGap: 50, Min: 0}),
 	)
 	bar.SetXAxis(labels)
 	for _, s := range series {
@@ -86,4 +94,19 @@ func GroupedBars(title, yName string, labels []string, series ...Series) *charts
 		bar.AddSeries(s.Name, data)
 	}
 	return bar
+}
+
+// legend lists the series in a column right of the plot, where long series
+// names cannot run into the title; a single series needs no legend.
+func legend(series int) opts.Legend {
+	return opts.Legend{Show: opts.Bool(series > 1), Orient: "vertical", Right: "10", Top: "middle"}
+}
+
+// gridRight is the room right of the plot: space for the legend when there
+// is one.
+func gridRight(series int) string {
+	if series > 1 {
+		return "180"
+	}
+	return "40"
 }

@@ -47,7 +47,7 @@ func TestGroupedBarsOptions(t *testing.T) {
 	option := bars.RenderSnippet().Option
 	for _, want := range []string{
 		`"type":"bar"`, `"name":"FLOPs"`, `"name":"time"`, `"data":["attention","mlp","vocab"]`,
-		`{"value":0.25}`, `"yAxis":[{"name":"share","min":0}]`,
+		`{"value":0.25}`, `"name":"share","nameLocation":"middle"`,
 	} {
 		if !strings.Contains(option, want) {
 			t.Errorf("grouped bar chart option lacks %s:\n%s", want, option)

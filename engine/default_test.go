@@ -43,7 +43,7 @@ func TestDefaultModelsLoadAndGenerate(t *testing.T) {
 	}
 	for _, m := range []*Model{target, draft} {
 		real, shuffled := meanNLL(t, m, ids), meanNLL(t, m, reversed)
-		if real > shuffled-0.3 {
+		if real > shuffled-1 {
 			t.Errorf("%s: %.2f nats per token on Go code, %.2f on the reversed tokens; the model has not learned Go", m.Name, real, shuffled)
 		}
 	}

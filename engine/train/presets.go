@@ -28,7 +28,7 @@ var Presets = map[string]Preset{
 		},
 		Draft: Config{
 			Model:     engine.Config{Dim: 64, HiddenDim: 176, NLayers: 2, NHeads: 4, NKVHeads: 2, SeqLen: 256, SharedClassifier: true},
-			BatchSize: 8, Steps: 800, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 40,
+			BatchSize: 8, Steps: 2000, LR: 4e-3, MinLR: 4e-4, WarmupSteps: 40,
 			WeightDecay: 0.1, GradClip: 1, Seed: 2, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 100,
 		},
 	},

@@ -230,7 +230,7 @@ func trainModel(ctx context.Context, name string, cfg train.Config, data *train.
 	}
 	s := summary{Model: name, Shape: cfg.Model.String(), Params: cfg.Model.NumParams(), Steps: st.Step,
 		BatchSize: cfg.BatchSize, TokensSeen: st.Tokens, TrainingSeconds: st.Elapsed.Seconds(),
-		ValLoss: st.ValLoss, ValBitsPerByte: st.ValLoss / 0.6931471805599453 * data.ValTokensPerByte(), Config: cfg}
+		ValLoss: st.ValLoss, ValBitsPerByte: st.ValLoss / 0.6931471805599453 * data.ValTokensPerByte(), Config: st.Config}
 	js, _ := json.MarshalIndent(s, "", "  ")
 	if err := os.WriteFile(filepath.Join(o.out, name+".json"), append(js, '\n'), 0o644); err != nil {
 		return err

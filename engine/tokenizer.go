@@ -218,10 +218,26 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 	if bos {
 		tokens = append(tokens, t.bos)
 	}
-	start := len(tokens)
-	if text != "" {
-		text = " " + text
+	chars, err := t.split(text)
+	if err != nil {
+		return nil, err
 	}
+	tokens = append(tokens, t.merge(chars)...)
+	if eos {
+		tokens = append(tokens, t.eos)
+	}
+	return tokens, nil
+}
+
+// split is the first half of Encode: the dummy-prefix space, then one token
+// per UTF-8 character, or one byte-fallback token per byte of a character
+// the vocabulary lacks.
+func (t *Tokenizer) split(text string) ([]int, error) {
+	if text == "" {
+		return nil, nil
+	}
+	text = " " + text
+	tokens := make([]int, 0, len(text))
 	for i := 0; i < len(text); {
 		// One UTF-8 character: a lead byte and its continuation bytes. A
 		// stray continuation byte (invalid UTF-8) stands alone.
@@ -237,38 +253,133 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 			for k := i; k < j; k++ {
 				id := t.byteIDs[text[k]]
 				if id < 0 {
-					return nil, fmt.Errorf("byte 0x%02X at offset %d has no token and the vocabulary has no byte-fallback token for it", text[k], k)
+					return nil, fmt.Errorf("byte 0x%02X at offset %d has no token and the vocabulary has no byte-fallback token for it", text[k], max(k-1, 0))
 				}
 				tokens = append(tokens, id)
 			}
 		}
 		i = j
 	}
-	tokens = append(tokens[:start], t.merge(tokens[start:])...)
-	if eos {
-		tokens = append(tokens, t.eos)
-	}
 	return tokens, nil
 }
 
-// merge applies BPE merges to tokens in place, best score first, leftmost
-// first among equal scores.
+// merge applies BPE merges to tokens in place: again and again, the pair of
+// neighbours whose merged piece has the highest score is merged, the
+// leftmost one among equal scores, until no pair merges.
+//
+// Rescanning every pair after each merge costs O(n²) for n tokens. Instead
+// the tokens form a linked list and every mergeable pair waits in a heap
+// ordered by (score, position); a popped pair whose tokens have changed
+// since it was pushed is skipped. That gives the same merges in O(n log n).
 func (t *Tokenizer) merge(tokens []int) []int {
-	var buf []byte
-	for {
-		best, bestID, bestScore := -1, -1, float32(math.Inf(-1))
-		for i := 0; i+1 < len(tokens); i++ {
-			buf = append(append(buf[:0], t.pieces[tokens[i]]...), t.pieces[tokens[i+1]]...)
-			if id, ok := t.ids[string(buf)]; ok && t.scores[id] > bestScore {
-				best, bestID, bestScore = i, id, t.scores[id]
-			}
-		}
-		if best < 0 {
-			return tokens
-		}
-		tokens[best] = bestID
-		tokens = append(tokens[:best+1], tokens[best+2:]...)
+	n := len(tokens)
+	if n < 2 {
+		return tokens
 	}
+	prev, next := make([]int, n), make([]int, n)
+	for i := range n {
+		prev[i], next[i] = i-1, i+1
+	}
+	next[n-1] = -1
+	var h pairHeap
+	var buf []byte
+	push := func(left int) {
+		right := next[left]
+		if left < 0 || right < 0 {
+			return
+		}
+		buf = append(append(buf[:0], t.pieces[tokens[left]]...), t.pieces[tokens[right]]...)
+		if id, ok := t.ids[string(buf)]; ok && !math.IsInf(float64(t.scores[id]), -1) {
+			h.push(pair{score: t.scores[id], left: left, leftID: tokens[left], rightID: tokens[right], id: id})
+		}
+	}
+	for i := range n - 1 {
+		push(i)
+	}
+	alive := make([]bool, n)
+	for i := range alive {
+		alive[i] = true
+	}
+	for len(h) > 0 {
+		p := h.pop()
+		right := next[p.left]
+		// Skip pairs made stale by an earlier merge of either token.
+		if !alive[p.left] || right < 0 || tokens[p.left] != p.leftID || tokens[right] != p.rightID {
+			continue
+		}
+		tokens[p.left] = p.id
+		alive[right] = false
+		next[p.left] = next[right]
+		if next[right] >= 0 {
+			prev[next[right]] = p.left
+		}
+		if prev[p.left] >= 0 {
+			push(prev[p.left])
+		}
+		push(p.left)
+	}
+	out := tokens[:0]
+	for i := 0; i >= 0; i = next[i] {
+		out = append(out, tokens[i])
+	}
+	return out
+}
+
+// pair is a candidate merge of the token at index left with its right
+// neighbour, as they were when it was pushed.
+type pair struct {
+	score           float32
+	left            int
+	leftID, rightID int
+	id              int // the merged token
+}
+
+// pairHeap is a binary heap of candidate merges: highest score first, then
+// leftmost.
+type pairHeap []pair
+
+func (h pairHeap) before(a, b int) bool {
+	if h[a].score != h[b].score {
+		return h[a].score > h[b].score
+	}
+	return h[a].left < h[b].left
+}
+
+func (h *pairHeap) push(p pair) {
+	*h = append(*h, p)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.before(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+func (h *pairHeap) pop() pair {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l, r, best := 2*i+1, 2*i+2, i
+		if l < len(s) && s.before(l, best) {
+			best = l
+		}
+		if r < len(s) && s.before(r, best) {
+			best = r
+		}
+		if best == i {
+			break
+		}
+		s[i], s[best] = s[best], s[i]
+		i = best
+	}
+	*h = s
+	return top
 }
 
 // Decode returns the bytes that token id stands for when it follows token

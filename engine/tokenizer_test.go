@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,5 +181,79 @@ func TestSameVocabulary(t *testing.T) {
 	short, _ := NewTokenizer([]string{"<unk>", "<s>", "</s>"}, []float32{0, 0, 0}, 0)
 	if id, same := a.SameVocabulary(short); same || id != 3 {
 		t.Fatalf("shorter vocabulary: got (%d, %v), want (3, false)", id, same)
+	}
+}
+
+// mergeByRescan is the textbook BPE loop: rescan every pair, merge the best
+// (leftmost on ties), repeat. Encode must make exactly the same merges.
+func mergeByRescan(t *Tokenizer, tokens []int) []int {
+	for {
+		best, bestID, bestScore := -1, -1, float32(math.Inf(-1))
+		for i := 0; i+1 < len(tokens); i++ {
+			if id, ok := t.ids[t.pieces[tokens[i]]+t.pieces[tokens[i+1]]]; ok && t.scores[id] > bestScore {
+				best, bestID, bestScore = i, id, t.scores[id]
+			}
+		}
+		if best < 0 {
+			return tokens
+		}
+		tokens[best] = bestID
+		tokens = append(tokens[:best+1], tokens[best+2:]...)
+	}
+}
+
+// A vocabulary with many equal scores and overlapping merges, where the
+// order of merges matters.
+var tieTokenizer = func() *Tokenizer {
+	pieces := []string{"<unk>", "<s>", "</s>"}
+	scores := []float32{0, 0, 0}
+	for b := range 256 {
+		pieces = append(pieces, byteName(byte(b)))
+		scores = append(scores, 0)
+	}
+	for i, p := range []string{" ", "a", "b", "c", "aa", "ab", "ba", "bc", "aaa", "abc", "bca", "aab", " a", " ab", "cab", "abab"} {
+		pieces = append(pieces, p)
+		scores = append(scores, float32(i%3))
+	}
+	t, err := NewTokenizer(pieces, scores, 0)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}()
+
+func FuzzMergeMatchesRescan(f *testing.F) {
+	for _, s := range []string{"aaaa", "abcabcab", "ababab aab", "bcaabca", "cabab"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ids, err := tieTokenizer.Encode(s, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chars, err := tieTokenizer.split(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := mergeByRescan(tieTokenizer, chars)
+		if !slices.Equal(ids, want) {
+			t.Fatalf("Encode(%q) = %v, the rescanning merge gives %v", s, ids, want)
+		}
+	})
+}
+
+func TestReferenceEncodeMatchesRescan(t *testing.T) {
+	_, tok := loadReference(t)
+	text := strings.Repeat("Once upon a time, there was a little girl named Lily. She loved to play outside. ", 20)
+	ids, err := tok.Encode(text, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chars, err := tok.split(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mergeByRescan(tok, chars); !slices.Equal(ids, want) {
+		t.Fatalf("heap merge and rescanning merge disagree:\n%v\n%v", ids, want)
 	}
 }

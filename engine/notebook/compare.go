@@ -7,9 +7,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
-// Charts for the lessons on logits, decoding, sampling, penalties and the
-// vocabulary projection: lines with named axes (linear or logarithmic) and
-// bars in groups.
+// Charts that compare a few series over the same labels: lines with named
+// axes (linear or logarithmic) and bars in groups.
 
 // LinesXY builds a line chart like Lines, with the axes named xName and
 // yName (the units a reader needs to read the chart).
@@ -66,7 +65,9 @@ func lineChart(caller, title, xName, yName string, logY bool, x []string, series
 // GroupedBars builds a bar chart with one group per label and, in each
 // group, one bar per series, side by side, with a legend naming the series:
 // for comparing a few distributions, or a few costs, over the same labels.
-// yName names the value axis. Every series must have one value per label.
+// Values can be anything (milliseconds, bytes, log-probabilities); small
+// charts label each bar with its value. yName names the value axis. Every
+// series must have one value per label.
 func GroupedBars(title, yName string, labels []string, series ...Series) *charts.Bar {
 	rotate, bottom := rotation(labels), "40"
 	if rotate != 0 {
@@ -80,7 +81,7 @@ func GroupedBars(title, yName string, labels []string, series ...Series) *charts
 		charts.WithLegendOpts(legend(len(series))),
 		charts.WithGridOpts(opts.Grid{Left: "80", Right: gridRight(len(series)), Top: "60", Bottom: bottom}),
 		charts.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Interval: "0", Rotate: rotate}}),
-		charts.WithYAxisOpts(opts.YAxis{Name: yName, NameLocation: "middle", NameGap: 50, Min: 0}),
+		charts.WithYAxisOpts(opts.YAxis{Name: yName, NameLocation: "middle", NameGap: 50}),
 	)
 	bar.SetXAxis(labels)
 	for _, s := range series {
@@ -88,10 +89,21 @@ func GroupedBars(title, yName string, labels []string, series ...Series) *charts
 			panic(fmt.Sprintf("notebook.GroupedBars: series %q has %d values for %d labels", s.Name, len(s.Values), len(labels)))
 		}
 		data := make([]opts.BarData, len(s.Values))
+		position := "top"
 		for i, v := range s.Values {
 			data[i] = opts.BarData{Value: v}
+			if v < 0 {
+				// "top" would pile the labels of bars that hang down
+				// from 0 onto the axis.
+				position = "inside"
+			}
 		}
-		bar.AddSeries(s.Name, data)
+		bar.AddSeries(s.Name, data, charts.WithLabelOpts(opts.Label{
+			// Values on many bars would overlap; the tooltip has them.
+			Show:      opts.Bool(len(labels)*len(series) <= 12),
+			Position:  position,
+			Formatter: opts.FuncOpts(`function (p) { return +p.value.toPrecision(3); }`),
+		}))
 	}
 	return bar
 }

@@ -71,3 +71,13 @@ func TestLessonChartsRejectMismatchedLengths(t *testing.T) {
 		}()
 	}
 }
+
+func TestGroupedBarsLabelsNegativeBarsInside(t *testing.T) {
+	option := GroupedBars("log p", "", []string{"a", "b"}, Series{Name: "s", Values: []float64{-3, -1}}).RenderSnippet().Option
+	if !strings.Contains(option, `"position":"inside"`) {
+		t.Errorf("labels of negative bars are not inside them:\n%s", option)
+	}
+	if strings.Contains(option, `"min":0`) {
+		t.Errorf("the value axis is pinned at 0, hiding negative bars:\n%s", option)
+	}
+}

@@ -189,38 +189,3 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
-
-func TestBarGroupsOptions(t *testing.T) {
-	bar := BarGroups("cache size", "GB", []string{"7B", "70B"},
-		Series{Name: "full", Values: []float64{2.1, 10.7}},
-		Series{Name: "GQA", Values: []float64{2.1, 1.3}},
-	)
-	option := bar.RenderSnippet().Option
-	for _, want := range []string{`"type":"bar"`, `"name":"full"`, `"name":"GQA"`, `"data":["7B","70B"]`, `{"value":10.7}`, `"name":"GB"`} {
-		if !strings.Contains(option, want) {
-			t.Errorf("bar option lacks %s:\n%s", want, option)
-		}
-	}
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for a series with too few values")
-		}
-	}()
-	BarGroups("bad", "", []string{"a", "b"}, Series{Name: "s", Values: []float64{1}})
-}
-
-func TestBarGroupsLabelsNegativeBarsInside(t *testing.T) {
-	option := BarGroups("log p", "", []string{"a", "b"}, Series{Name: "s", Values: []float64{-3, -1}}).RenderSnippet().Option
-	if !strings.Contains(option, `"position":"inside"`) {
-		t.Errorf("labels of negative bars are not inside them:\n%s", option)
-	}
-}
-
-func TestAxisLinesNamesAxes(t *testing.T) {
-	option := AxisLines("time", "tokens", "ms", []string{"1", "2"}, Series{Name: "s", Values: []float64{1, 2}}).RenderSnippet().Option
-	for _, want := range []string{`"type":"line"`, `"name":"tokens"`, `"name":"ms"`} {
-		if !strings.Contains(option, want) {
-			t.Errorf("line option lacks %s:\n%s", want, option)
-		}
-	}
-}

@@ -44,3 +44,17 @@ func TestEvalBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestEvalSampledFunctions(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"-funcs", "3", "-show", "1"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "--- sample 1") || !strings.Contains(s, "of 3 sampled functions parse") {
+		t.Errorf("unexpected output:\n%s", s)
+	}
+	if strings.Contains(s, "--- sample 2") {
+		t.Error("-show 1 printed more than one sample")
+	}
+}

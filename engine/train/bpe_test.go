@@ -145,9 +145,10 @@ func TestTrainTokenizerRejectsBadInput(t *testing.T) {
 	}
 }
 
-// TestEncoderMatchesEngine checks the fast corpus encoder against the
-// engine's own Encode, which defines the tokenization.
-func TestEncoderMatchesEngine(t *testing.T) {
+// TestTrainedTokenizerRoundTrips checks a tokenizer trained on real Go
+// source: the corpus encoder gives the engine's tokens, and decoding and
+// encoding again change nothing.
+func TestTrainedTokenizerRoundTrips(t *testing.T) {
 	texts := stdlibTexts(t)
 	tok, err := TrainTokenizer(texts, 800)
 	if err != nil {

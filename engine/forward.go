@@ -163,7 +163,7 @@ func (s *State) attention(l, pos int) {
 // multiply-add for the score, one for the output, and a share of an
 // exponential, so it pays off earlier than a matrix product (see
 // parallelThreshold).
-const attentionThreshold = 1 << 13
+const attentionThreshold = 1 << 15
 
 // attendHeads is attention for one query position pos and heads h0..h1-1
 // of q, over the keys and values of positions 0..pos, stored (position,

@@ -28,7 +28,7 @@ func matmul(out, x, w []float32) {
 // the work across cores costs more than it saves. Starting a goroutine and
 // waiting for it costs about a microsecond, the time of some 10^4
 // multiply-adds.
-const parallelThreshold = 1 << 15
+const parallelThreshold = 1 << 16
 
 func gemv(out, x, w []float32, rows, cols int) {
 	blas32.Gemv(blas.NoTrans, 1,

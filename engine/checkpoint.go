@@ -9,7 +9,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
+
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 )
 
 // A llama2.c checkpoint in the legacy (version 0) layout is a header of seven
@@ -169,35 +170,8 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // the same directory and renames it into place, so an interrupted save never
 // leaves a half-written checkpoint behind.
 func (m *Model) Save(path string) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := m.WriteTo(w)
 		return err
 	})
-}
-
-// writeFileAtomic writes a file through fill and renames it into place.
-func writeFileAtomic(path string, fill func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	if err := fill(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	// CreateTemp makes the file private; a saved model is an ordinary file.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp, path)
 }

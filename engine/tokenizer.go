@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 )
 
 // Tokenizer turns text into token ids and back, using the byte-pair
@@ -435,7 +437,7 @@ func (t *Tokenizer) WriteTo(w io.Writer) (int64, error) {
 
 // Save writes the tokenizer to path atomically (see Model.Save).
 func (t *Tokenizer) Save(path string) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := t.WriteTo(w)
 		return err
 	})

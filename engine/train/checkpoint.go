@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 )
 
 // State is a training run in progress: the weights, the optimizer's
@@ -81,14 +83,8 @@ func (s *State) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, checkpointMagic); err != nil {
-			return err
-		}
-		if err := binary.Write(w, binary.LittleEndian, uint32(len(js))); err != nil {
-			return err
-		}
-		if _, err := w.Write(js); err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if err := writeHeader(w, checkpointMagic, js); err != nil {
 			return err
 		}
 		for _, v := range [][]float32{s.Params.Data, s.Opt.M, s.Opt.V} {
@@ -191,4 +187,17 @@ func readFloats(r io.Reader, v []float32) error {
 		}
 	}
 	return nil
+}
+
+// writeHeader starts a checkpoint or token-cache file: its magic string, the
+// length of its JSON header as a little-endian uint32, then the header.
+func writeHeader(w io.Writer, magic string, js []byte) error {
+	if _, err := io.WriteString(w, magic); err != nil {
+		return err
+	}
+	if err := binary.Write(w, binary.LittleEndian, uint32(len(js))); err != nil {
+		return err
+	}
+	_, err := w.Write(js)
+	return err
 }

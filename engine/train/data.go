@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 )
 
 // Data is a corpus turned into token ids: one stream for training and one
@@ -70,14 +71,8 @@ type dataHeader struct {
 // does not have to encode the corpus again.
 func (d *Data) Save(path string) error {
 	js, _ := json.Marshal(dataHeader{len(d.Train), len(d.Val), d.TrainBytes, d.ValBytes, d.VocabSize})
-	return writeFileAtomic(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, dataMagic); err != nil {
-			return err
-		}
-		if err := binary.Write(w, binary.LittleEndian, uint32(len(js))); err != nil {
-			return err
-		}
-		if _, err := w.Write(js); err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if err := writeHeader(w, dataMagic, js); err != nil {
 			return err
 		}
 		if err := binary.Write(w, binary.LittleEndian, d.Train); err != nil {

@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/janpfeifer/gonb v0.11.4
+	golang.org/x/sys v0.29.0
 	gonum.org/v1/gonum v0.17.0
 )
 
@@ -32,7 +33,6 @@ require (
 	golang.org/x/exp v0.0.0-20250106191152-7588d65b2ba8 // indirect
 	golang.org/x/mod v0.26.0 // indirect
 	golang.org/x/sync v0.12.0 // indirect
-	golang.org/x/sys v0.29.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

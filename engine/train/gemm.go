@@ -13,9 +13,23 @@ import (
 // op(A) is (m, k), op(B) is (k, n) and C is (m, n); transA and transB say
 // whether A and B are stored transposed. lda, ldb and ldc are the row
 // strides, so a block of columns of a wider matrix can be passed as a view.
-// gonum computes large products on all cores, each output block on one
-// goroutine and summed in a fixed order, so results are deterministic.
+//
+// On CPUs with AVX2 and FMA the product runs in the register-blocked kernel
+// of gemm_kernel.go, which keeps blocks of C in registers (training spends
+// most of its time here); elsewhere it goes through gonum. Both compute each
+// element of C on one goroutine in a fixed order, so results do not depend
+// on scheduling.
 func gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if haveKernel {
+		gemmKernel(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	gemmGonum(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmGonum is gemm through gonum's blas32, which computes large products
+// on all cores, each output block on one goroutine.
+func gemmGonum(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	ta, tb := blas.NoTrans, blas.NoTrans
 	ar, ac, br, bc := m, k, k, n
 	if transA {

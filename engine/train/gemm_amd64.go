@@ -1,0 +1,13 @@
+package train
+
+import "golang.org/x/sys/cpu"
+
+// haveKernel says whether this CPU runs kernel4x16 (AVX2 with FMA).
+var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kernel4x16 adds alpha·A·B to a 4×16 block of C: for r in 0..3,
+// C[r·ldc + 0:16] += alpha · Σ_{p<k} A[r·aRow + p·aStep] · B[p·ldb + 0:16].
+// Strides are in elements. The caller guarantees every index is in range.
+//
+//go:noescape
+func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)

@@ -1,0 +1,112 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestGemmMatchesGonum checks the blocked product against gonum's on every
+// transpose combination, with shapes that leave edges in every direction,
+// strides wider than the rows, and the alpha and beta the trainer uses.
+func TestGemmMatchesGonum(t *testing.T) {
+	if !haveKernel {
+		t.Log("no AVX2/FMA kernel on this machine: gemm is gonum's, nothing else to compare")
+		return
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	fill := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+		}
+		return v
+	}
+	shapes := [][3]int{{1, 1, 1}, {4, 16, 1}, {5, 17, 3}, {8, 32, 300}, {37, 53, 29}, {64, 352, 128}, {130, 48, 513}, {3, 15, 7}}
+	for _, sh := range shapes {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			for _, ab := range [][2]float32{{1, 0}, {1, 1}, {0.25, 1}, {-2, 0.5}} {
+				name := fmt.Sprintf("m%d_n%d_k%d_tA%v_tB%v_alpha%g_beta%g", m, n, k, tr[0], tr[1], ab[0], ab[1])
+				t.Run(name, func(t *testing.T) {
+					ar, ac, br, bc := m, k, k, n
+					if tr[0] {
+						ar, ac = k, m
+					}
+					if tr[1] {
+						br, bc = n, k
+					}
+					lda, ldb, ldc := ac+3, bc+1, n+5
+					a, b := fill((ar-1)*lda+ac), fill((br-1)*ldb+bc)
+					c0 := fill((m-1)*ldc + n)
+					want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+					gemmGonum(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
+					gemmKernel(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
+					for i := range m {
+						for j := range ldc {
+							idx := i*ldc + j
+							if idx >= len(got) {
+								break
+							}
+							if j >= n { // padding between rows must be untouched
+								if got[idx] != c0[idx] {
+									t.Fatalf("C[%d][%d] is padding and changed: %g, was %g", i, j, got[idx], c0[idx])
+								}
+								continue
+							}
+							tol := 1e-4 * float32(math.Sqrt(float64(k))+1) * (1 + abs32(want[idx]))
+							if d := abs32(got[idx] - want[idx]); d > tol {
+								t.Fatalf("C[%d][%d] = %g, gonum gives %g (difference %g, tolerance %g)", i, j, got[idx], want[idx], d, tol)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// TestGemmRejectsShortMatrices checks that a matrix too short for its shape
+// stops with a message before the kernel reads past it.
+func TestGemmRejectsShortMatrices(t *testing.T) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			t.Fatal("gemm accepted an A of 15 numbers for a 4×4 matrix")
+		}
+		if msg := fmt.Sprint(r); msg != "train: gemm: A is 4×4 with row stride 4 but holds only 15 numbers" {
+			t.Fatalf("panic message %q", msg)
+		}
+	}()
+	gemm(false, false, 4, 16, 4, 1, make([]float32, 15), 4, make([]float32, 64), 16, 0, make([]float32, 64), 16)
+}
+
+func BenchmarkGemm(b *testing.B) {
+	for _, sh := range [][3]int{{2048, 352, 128}, {2048, 128, 352}, {128, 352, 2048}, {2048, 2048, 128}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+		for i := range a {
+			a[i] = float32(i%7) - 3 // gonum skips zeros in A
+		}
+		for i := range bb {
+			bb[i] = float32(i%5) - 2
+		}
+		for _, impl := range []struct {
+			name string
+			f    func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)
+		}{{"kernel", gemmKernel}, {"gonum", gemmGonum}} {
+			if impl.name == "kernel" && !haveKernel {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", impl.name, m, n, k), func(b *testing.B) {
+				for b.Loop() {
+					impl.f(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +33,10 @@ func TestEvalBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, "-text FILE is required"},
+		{[]string{}, "-text FILE (or files and directories as arguments) is required"},
+		{[]string{filepath.Join(dir, "missing.go")}, "no such file"},
+		{[]string{dir + "/sub"}, "no such file"},
+		{[]string{empty, empty}, "all 2 files are empty"},
 		{[]string{"-text", filepath.Join(dir, "missing.txt")}, "no such file"},
 		{[]string{"-text", empty}, "empty"},
 		{[]string{"-model", filepath.Join(dir, "nope.bin"), "-text", empty}, "empty"},
@@ -56,5 +61,49 @@ func TestEvalSampledFunctions(t *testing.T) {
 	}
 	if strings.Contains(s, "--- sample 2") {
 		t.Error("-show 1 printed more than one sample")
+	}
+}
+
+func TestEvalManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pkg", "inner"), 0o755)
+	a := "package a\n\n// Max returns the larger of x and y.\nfunc Max(x, y int) int {\n\tif x > y {\n\t\treturn x\n\t}\n\treturn y\n}\n"
+	b := "package inner\n\nimport \"fmt\"\n\nfunc Hello() { fmt.Println(\"hello\") }\n"
+	os.WriteFile(filepath.Join(dir, "pkg", "a.go"), []byte(a), 0o644)
+	os.WriteFile(filepath.Join(dir, "pkg", "inner", "b.go"), []byte(b), 0o644)
+	os.WriteFile(filepath.Join(dir, "pkg", "notes.txt"), []byte("not Go"), 0o644)
+	var out bytes.Buffer
+	if err := run([]string{filepath.Join(dir, "pkg")}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"a.go", "b.go", "total (2 files)", "gzip -9 bits/byte", "of 2 files"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "notes.txt") {
+		t.Errorf("a directory stands for its .go files only, but notes.txt was scored:\n%s", s)
+	}
+	// The total is the bytes-weighted mean: total bits over total bytes.
+	var one, two bytes.Buffer
+	run([]string{"-text", filepath.Join(dir, "pkg", "a.go")}, &one, &one)
+	run([]string{"-text", filepath.Join(dir, "pkg", "inner", "b.go")}, &two, &two)
+	bpb := func(s string) float64 {
+		var v float64
+		i := strings.Index(s, "bits per byte:")
+		fmt.Sscan(strings.TrimSpace(s[i+len("bits per byte:"):]), &v)
+		return v
+	}
+	want := (bpb(one.String())*float64(len(a)) + bpb(two.String())*float64(len(b))) / float64(len(a)+len(b))
+	var got float64
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "total (2 files)") {
+			f := strings.Fields(line)
+			fmt.Sscan(f[3], &got)
+		}
+	}
+	if math.Abs(got-want) > 2e-4 {
+		t.Errorf("total bits/byte %.4f, want the bytes-weighted mean %.4f", got, want)
 	}
 }

@@ -6,8 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine"
 )
 
 // patternData is a token stream with an obvious structure (a repeated
@@ -229,6 +232,33 @@ func TestAdamWFirstStep(t *testing.T) {
 		}
 		if math.Abs(float64(p.Data[i]-want)) > 1e-5 {
 			t.Fatalf("weight %d: %v, want %v", i, p.Data[i], want)
+		}
+	}
+}
+
+// TestTrainingDoesNotDependOnCores trains the same model on one core and
+// on several and requires bit-identical weights: every sum in the trainer
+// is done by one goroutine in a fixed order, so the documented training
+// command gives the same weights on a machine with more or fewer cores.
+// The model is large enough for the matrix products to be split.
+func TestTrainingDoesNotDependOnCores(t *testing.T) {
+	cfg := tinyTrainConfig(3)
+	cfg.Model = engine.Config{Dim: 64, HiddenDim: 176, NLayers: 1, NHeads: 4, NKVHeads: 2, VocabSize: 512, SeqLen: 64, SharedClassifier: true}
+	cfg.BatchSize = 6
+	data := patternData(cfg.Model.VocabSize)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var weights [][]float32
+	for _, procs := range []int{1, 3} {
+		runtime.GOMAXPROCS(procs)
+		st, err := Train(context.Background(), cfg, data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights = append(weights, st.Params.Data)
+	}
+	for i := range weights[0] {
+		if math.Float32bits(weights[0][i]) != math.Float32bits(weights[1][i]) {
+			t.Fatalf("weight %d is %g on one core and %g on three", i, weights[0][i], weights[1][i])
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 )
@@ -30,7 +31,13 @@ func matmul(out, x, w []float32) {
 // multiply-adds.
 const parallelThreshold = 1 << 16
 
+// gemv is one core's share of matmul: the AVX2/FMA kernel of
+// engine/internal/kernel when the CPU has it, gonum's blas32 otherwise.
 func gemv(out, x, w []float32, rows, cols int) {
+	if kernel.Available {
+		kernel.Gemv(out, x, w[:rows*cols])
+		return
+	}
 	blas32.Gemv(blas.NoTrans, 1,
 		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},
 		blas32.Vector{N: cols, Inc: 1, Data: x},
@@ -39,9 +46,16 @@ func gemv(out, x, w []float32, rows, cols int) {
 
 // matmulBatch computes out = X·Wᵀ for n input rows at once: X is (n, cols),
 // W is (rows, cols) and out is (n, rows). Row i of out is W·x_i, as matmul
-// would give, but the matrix-matrix product (blas32.Gemm, which splits the
-// work across cores itself) reads each weight once for all n rows.
+// would give, but the matrix-matrix product reads each weight once for all
+// n rows. It is the AVX2/FMA kernel of engine/internal/kernel when the CPU
+// has it (for a handful of rows, copying W into the layout the kernel reads
+// costs more than it saves, so those go to gonum), gonum's blas32.Gemm
+// otherwise; both split the work across cores themselves.
 func matmulBatch(out, x, w []float32, n, rows, cols int) {
+	if kernel.Available && n >= 8 {
+		kernel.Gemm(false, true, n, rows, cols, 1, x[:n*cols], cols, w[:rows*cols], cols, 0, out[:n*rows], rows)
+		return
+	}
 	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
 		blas32.General{Rows: n, Cols: cols, Stride: cols, Data: x[:n*cols]},
 		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},

@@ -9,7 +9,7 @@ import (
 // the model in one batched pass: tokens[i] sits at position pos+i, and
 // positions 0..pos-1 must already be in the KV cache. Every weight matrix
 // is multiplied by a matrix of len(tokens) rows at once (matrix-matrix,
-// through blas32.Gemm), so each weight is read from memory once for the
+// see matmulBatch), so each weight is read from memory once for the
 // whole run instead of once per token. Attention is causal: each position
 // sees itself and the positions before it. The keys and values of every
 // position are written to the cache, so decoding can continue at

@@ -1,4 +1,4 @@
-package train
+package kernel
 
 import (
 	"fmt"
@@ -11,10 +11,7 @@ import (
 // transpose combination, with shapes that leave edges in every direction,
 // strides wider than the rows, and the alpha and beta the trainer uses.
 func TestGemmMatchesGonum(t *testing.T) {
-	if !haveKernel {
-		t.Log("no AVX2/FMA kernel on this machine: gemm is gonum's, nothing else to compare")
-		return
-	}
+	requireKernel(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	fill := func(n int) []float32 {
 		v := make([]float32, n)
@@ -41,8 +38,8 @@ func TestGemmMatchesGonum(t *testing.T) {
 					a, b := fill((ar-1)*lda+ac), fill((br-1)*ldb+bc)
 					c0 := fill((m-1)*ldc + n)
 					want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
-					gemmGonum(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
-					gemmKernel(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
+					gonumGemm(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
+					Gemm(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
 					for i := range m {
 						for j := range ldc {
 							idx := i*ldc + j
@@ -72,16 +69,17 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 // TestGemmRejectsShortMatrices checks that a matrix too short for its shape
 // stops with a message before the kernel reads past it.
 func TestGemmRejectsShortMatrices(t *testing.T) {
+	requireKernel(t)
 	defer func() {
 		r := recover()
 		if r == nil {
-			t.Fatal("gemm accepted an A of 15 numbers for a 4×4 matrix")
+			t.Fatal("Gemm accepted an A of 15 numbers for a 4×4 matrix")
 		}
-		if msg := fmt.Sprint(r); msg != "train: gemm: A is 4×4 with row stride 4 but holds only 15 numbers" {
+		if msg := fmt.Sprint(r); msg != "kernel: Gemm: A is 4×4 with row stride 4 but holds only 15 numbers" {
 			t.Fatalf("panic message %q", msg)
 		}
 	}()
-	gemm(false, false, 4, 16, 4, 1, make([]float32, 15), 4, make([]float32, 64), 16, 0, make([]float32, 64), 16)
+	Gemm(false, false, 4, 16, 4, 1, make([]float32, 15), 4, make([]float32, 64), 16, 0, make([]float32, 64), 16)
 }
 
 func BenchmarkGemm(b *testing.B) {
@@ -97,8 +95,8 @@ func BenchmarkGemm(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			f    func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)
-		}{{"kernel", gemmKernel}, {"gonum", gemmGonum}} {
-			if impl.name == "kernel" && !haveKernel {
+		}{{"kernel", Gemm}, {"gonum", gonumGemm}} {
+			if impl.name == "kernel" && !Available {
 				continue
 			}
 			b.Run(fmt.Sprintf("%s/%dx%dx%d", impl.name, m, n, k), func(b *testing.B) {

@@ -1,9 +1,9 @@
-package train
+package kernel
 
 import "golang.org/x/sys/cpu"
 
-// haveKernel says whether this CPU runs kernel4x16 (AVX2 with FMA).
-var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// Available says whether this CPU runs the kernels (AVX2 with FMA).
+var Available = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // kernel4x16 adds alpha·A·B to a 4×16 block of C: for r in 0..3,
 // C[r·ldc + 0:16] += alpha · Σ_{p<k} A[r·aRow + p·aStep] · B[p·ldb + 0:16].
@@ -11,3 +11,9 @@ var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //
 //go:noescape
 func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// dot4 sets out[r] = Σ_{j<n} w[r·ldw + j]·x[j] for r in 0..3; n is a
+// multiple of 8. The caller guarantees every index is in range.
+//
+//go:noescape
+func dot4(n int, x *float32, w *float32, ldw int, out *float32)

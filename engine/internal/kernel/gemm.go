@@ -1,4 +1,4 @@
-package train
+package kernel
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// The blocked product behind gemm on CPUs with AVX2 and FMA.
+// The blocked matrix-matrix product.
 //
 // C is cut into blocks of 4 rows × 16 columns. kernel4x16 computes one
 // block over a slice of the inner dimension with the block held in eight
@@ -27,7 +27,15 @@ const parallelWork = 1 << 18
 // transposed holds transposed copies of B between calls.
 var transposed = sync.Pool{New: func() any { return new([]float32) }}
 
-func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+// Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
+// op(A) is (m, k), op(B) is (k, n) and C is (m, n); transA and transB say
+// whether A and B are stored transposed, and lda, ldb and ldc are the row
+// strides. Large products are split across cores by bands of rows. It
+// panics if a matrix is too short for its shape, or if !Available.
+func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if !Available {
+		panic("kernel: Gemm called on a CPU without AVX2 and FMA")
+	}
 	if m == 0 || n == 0 {
 		return
 	}
@@ -134,9 +142,9 @@ func gemmRows(r0, r1, n, k int, alpha float32, a []float32, aRow, aStep int, b [
 // ld: the kernel reads memory directly, so a bad shape must stop here.
 func checkMatrix(name string, data []float32, rows, cols, ld int) {
 	if rows < 0 || cols < 0 || ld < max(cols, 1) {
-		panic(fmt.Sprintf("train: gemm: %s is %d×%d with row stride %d", name, rows, cols, ld))
+		panic(fmt.Sprintf("kernel: Gemm: %s is %d×%d with row stride %d", name, rows, cols, ld))
 	}
 	if rows > 0 && cols > 0 && len(data) < (rows-1)*ld+cols {
-		panic(fmt.Sprintf("train: gemm: %s is %d×%d with row stride %d but holds only %d numbers", name, rows, cols, ld, len(data)))
+		panic(fmt.Sprintf("kernel: Gemm: %s is %d×%d with row stride %d but holds only %d numbers", name, rows, cols, ld, len(data)))
 	}
 }

@@ -1,0 +1,11 @@
+// Package kernel holds the engine's and the trainer's two hot loops written
+// for AVX2 and FMA: the matrix-vector product of a decoding step (Gemv) and
+// the matrix-matrix product of training and prefill (Gemm). Both read memory
+// through pointers, so each checks the shapes it is given before it starts.
+//
+// Available reports whether the CPU has the instructions; when it does not
+// (or on other architectures), callers use gonum's blas32 instead, which is
+// also the reference the tests compare against. Every element of a result
+// is summed by one goroutine in a fixed order, so results do not depend on
+// the number of cores.
+package kernel

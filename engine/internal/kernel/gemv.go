@@ -1,0 +1,46 @@
+package kernel
+
+import "fmt"
+
+// Gemv sets out = W·x for a row-major W of shape (rows, cols) = (len(out),
+// len(x)): the matrix-vector product of a decoding step. Rows are taken
+// four at a time with x loaded once for all four; columns past the last
+// multiple of 8, and rows past the last multiple of 4, are summed in plain
+// Go. It panics if w is shorter than rows·cols, or if !Available.
+func Gemv(out, x, w []float32) {
+	if !Available {
+		panic("kernel: Gemv called on a CPU without AVX2 and FMA")
+	}
+	rows, cols := len(out), len(x)
+	if len(w) < rows*cols {
+		panic(fmt.Sprintf("kernel: Gemv: W holds %d numbers, not %d×%d", len(w), rows, cols))
+	}
+	if rows == 0 {
+		return
+	}
+	if cols == 0 {
+		clear(out)
+		return
+	}
+	n8 := cols / 8 * 8
+	r := 0
+	if n8 > 0 {
+		for ; r+4 <= rows; r += 4 {
+			dot4(n8, &x[0], &w[r*cols], cols, &out[r])
+			for i := r; i < r+4; i++ {
+				out[i] += dotGo(w[i*cols+n8:(i+1)*cols], x[n8:])
+			}
+		}
+	}
+	for ; r < rows; r++ {
+		out[r] = dotGo(w[r*cols:(r+1)*cols], x)
+	}
+}
+
+func dotGo(a, b []float32) float32 {
+	var s float32
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}

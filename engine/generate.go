@@ -47,6 +47,11 @@ type Options struct {
 	// already in the text, count being how often it occurs (OpenAI; usual
 	// range -2..2).
 	FrequencyPenalty float64
+	// PenaltyWindow limits the repetition, presence and frequency
+	// penalties to the last PenaltyWindow tokens of the text (llama.cpp's
+	// penalty_last_n), so a word used long ago is allowed again; 0 means
+	// the whole text. Must not be negative.
+	PenaltyWindow int
 	// NoRepeatNGram bans any token that would repeat an n-gram of this
 	// many tokens already in the text; 0 disables it.
 	NoRepeatNGram int
@@ -128,6 +133,8 @@ func (o Options) validateSampling(vocabSize int) error {
 		return &SettingError{"PresencePenalty", o.PresencePenalty, "must be a finite number"}
 	case !finite(o.FrequencyPenalty):
 		return &SettingError{"FrequencyPenalty", o.FrequencyPenalty, "must be a finite number"}
+	case o.PenaltyWindow < 0:
+		return &SettingError{"PenaltyWindow", o.PenaltyWindow, "must be 0 (the whole text) or positive"}
 	case o.NoRepeatNGram < 0:
 		return &SettingError{"NoRepeatNGram", o.NoRepeatNGram, "must be 0 (off) or positive"}
 	}

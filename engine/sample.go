@@ -33,7 +33,7 @@ import "math"
 
 // Sampler picks the next token from the logits, applying the sampling
 // fields of its Options: Temperature, TopK, TopP, MinP, RepetitionPenalty,
-// PresencePenalty, FrequencyPenalty, NoRepeatNGram, LogitBias and Seed. The
+// PresencePenalty, FrequencyPenalty, PenaltyWindow, NoRepeatNGram, LogitBias and Seed. The
 // other fields are ignored. A Sampler is not safe for concurrent use.
 type Sampler struct {
 	Options
@@ -104,12 +104,16 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
 		ApplyLogitBias(z, s.LogitBias)
 		record("logit bias")
 	}
+	recent := history
+	if s.PenaltyWindow > 0 && len(recent) > s.PenaltyWindow {
+		recent = recent[len(recent)-s.PenaltyWindow:]
+	}
 	if s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 {
-		ApplyRepetitionPenalty(z, history, s.RepetitionPenalty)
+		ApplyRepetitionPenalty(z, recent, s.RepetitionPenalty)
 		record("repetition penalty")
 	}
 	if s.PresencePenalty != 0 || s.FrequencyPenalty != 0 {
-		ApplyPresenceFrequencyPenalty(z, history, s.PresencePenalty, s.FrequencyPenalty)
+		ApplyPresenceFrequencyPenalty(z, recent, s.PresencePenalty, s.FrequencyPenalty)
 		record("presence/frequency penalty")
 	}
 	if s.NoRepeatNGram > 0 {

@@ -150,6 +150,55 @@ func TestPenalties(t *testing.T) {
 	}
 }
 
+// TestPenaltyWindow checks that only the last PenaltyWindow tokens of the
+// text are penalised.
+func TestPenaltyWindow(t *testing.T) {
+	logits := []float32{3, 2.9, 2.8, 2}
+	history := []int{0, 1, 2} // the text so far; token 0 is the oldest
+	pick := func(o Options) int {
+		s, err := o.NewSampler(len(logits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Sample(logits, history...)
+	}
+	// Repetition penalty 2 on the whole text: 1.5, 1.45, 1.4, 2 → token 3.
+	for _, w := range []int{0, 3, 10} {
+		if got := pick(Options{RepetitionPenalty: 2, PenaltyWindow: w}); got != 3 {
+			t.Errorf("repetition penalty, window %d (the whole text): picked %d, want 3", w, got)
+		}
+	}
+	// Window 2 holds tokens 1 and 2 only: 3, 1.45, 1.4, 2 → token 0.
+	if got := pick(Options{RepetitionPenalty: 2, PenaltyWindow: 2}); got != 0 {
+		t.Errorf("repetition penalty, window 2: picked %d, want 0", got)
+	}
+	// Presence 1 with window 1 penalises token 2 only: the distribution
+	// after the stage is softmax(3, 2.9, 1.8, 2).
+	s, err := Options{PresencePenalty: 1, PenaltyWindow: 1, Temperature: 1}.NewSampler(len(logits))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stages := s.SampleTrace(logits, history)
+	var got []float64
+	for _, st := range stages {
+		if st.Name == "presence/frequency penalty" {
+			got = st.Probs
+		}
+	}
+	want := Softmax([]float32{3, 2.9, 1.8, 2})
+	if len(got) != len(want) {
+		t.Fatalf("no presence/frequency stage in the trace: %v", stages)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-6 {
+			t.Fatalf("presence 1, window 1: %v after the penalty, want %v", got, want)
+		}
+	}
+	if _, err := (Options{PenaltyWindow: -1}).NewSampler(4); err == nil || !strings.Contains(err.Error(), "PenaltyWindow") {
+		t.Errorf("PenaltyWindow -1: error %v, want one naming PenaltyWindow", err)
+	}
+}
+
 func TestNoRepeatNGram(t *testing.T) {
 	for _, c := range []struct {
 		n       int

@@ -7,7 +7,7 @@
 // Without -model it runs the engine's built-in model (engine.Default).
 //
 // Sampling: -temperature (0 is greedy), -topk, -topp, -minp, -seed;
-// penalties: -repeat-penalty, -presence, -frequency; stopping: -n, -stop
+// penalties: -repeat-penalty, -presence, -frequency, -penalty-window; stopping: -n, -stop
 // (repeatable), -include-stop, -timeout. With -json it prints one JSON object per token
 // (id, text, log-probability and, with -logprobs N, the N most likely
 // alternatives) and a final summary (finish reason, token counts, prefill
@@ -47,6 +47,7 @@ type config struct {
 	seed                     uint64        // -seed; 0 picks one from the clock
 	repeatPenalty            float64       // -repeat-penalty; 1 is off
 	presence, frequency      float64       // -presence, -frequency
+	penaltyWindow            int           // -penalty-window
 	stops                    stopList      // -stop, repeatable
 	includeStop              bool          // -include-stop
 	timeout                  time.Duration // -timeout; 0 is none
@@ -121,6 +122,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.Float64Var(&cfg.repeatPenalty, "repeat-penalty", 1, "repetition penalty (> 0; 1 is off)")
 	fs.Float64Var(&cfg.presence, "presence", 0, "presence penalty, subtracted once per token already used")
 	fs.Float64Var(&cfg.frequency, "frequency", 0, "frequency penalty, subtracted per use of a token")
+	fs.IntVar(&cfg.penaltyWindow, "penalty-window", 0, "penalties look at the last N tokens only (0: the whole text)")
 	fs.Var(&cfg.stops, "stop", "stop sequence (repeatable)")
 	fs.BoolVar(&cfg.includeStop, "include-stop", false, "end the text with the stop sequence that ended it")
 	fs.DurationVar(&cfg.timeout, "timeout", 0, "stop after this long, e.g. 2s (0: no limit)")
@@ -172,6 +174,7 @@ func (cfg *config) options() engine.Options {
 		RepetitionPenalty: cfg.repeatPenalty,
 		PresencePenalty:   cfg.presence,
 		FrequencyPenalty:  cfg.frequency,
+		PenaltyWindow:     cfg.penaltyWindow,
 		Stop:              cfg.stops,
 		IncludeStop:       cfg.includeStop,
 		TopLogProbs:       cfg.logprobs,
@@ -182,7 +185,7 @@ func (cfg *config) options() engine.Options {
 var flagOf = map[string]string{
 	"MaxNewTokens": "-n", "Temperature": "-temperature", "TopK": "-topk", "TopP": "-topp",
 	"MinP": "-minp", "RepetitionPenalty": "-repeat-penalty", "PresencePenalty": "-presence",
-	"FrequencyPenalty": "-frequency", "Stop": "-stop", "TopLogProbs": "-logprobs",
+	"FrequencyPenalty": "-frequency", "PenaltyWindow": "-penalty-window", "Stop": "-stop", "TopLogProbs": "-logprobs",
 }
 
 // flagError rewords an engine.SettingError in terms of the flag.

@@ -128,6 +128,7 @@ func TestCommandExitStatus(t *testing.T) {
 		{[]string{"-model", model, "-stop", "x", "-stop", ""}, 2, `-stop = ""`},
 		{[]string{"-model", model, "-repeat-penalty", "0"}, 2, "-repeat-penalty = 0"},
 		{[]string{"-model", model, "-n", "-5"}, 2, "-n = -5"},
+		{[]string{"-model", model, "-penalty-window", "-2"}, 2, "-penalty-window = -2"},
 		{[]string{"-no-such-flag"}, 2, "-no-such-flag"},
 		{[]string{"-prompt", "hi", "-tokenizer", tokenizer}, 2, "-tokenizer"},
 		{[]string{"-model", model, "-tokenizer", tokenizer, "-beam", "-3"}, 2, "-beam = -3"},

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -100,6 +101,15 @@ type BeamResult struct {
 // beam can still beat the worst of them — which is exact, because a beam's
 // log-probability only falls as it grows.
 func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
+	return BeamSearchContext(context.Background(), lm, prompt, opts)
+}
+
+// BeamSearchContext is BeamSearch with a context for cancellation and
+// deadlines, checked before every step of the search. When ctx ends first,
+// the live beams become hypotheses as if the length limit had been
+// reached, and it returns the best found so far together with ctx's error;
+// the result is nil only if ctx ended before the first step.
+func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
 	if opts.Width < 1 {
 		return nil, fmt.Errorf("beam width = %d: must be at least 1", opts.Width)
 	}
@@ -141,7 +151,18 @@ func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
 		finished = append(finished, BeamHypothesis{Tokens: tokensOf(node), CumLogProb: n.CumLogProb, Score: n.Score, Ended: ended, Node: node})
 	}
 
+	var stopped error
 	for depth := 1; depth <= maxNew && len(live) > 0; depth++ {
+		if err := ctx.Err(); err != nil {
+			if depth == 1 {
+				return nil, err
+			}
+			for _, b := range live {
+				finish(b, false)
+			}
+			stopped = err
+			break
+		}
 		// Expand every live beam into its candidates.
 		var cands []int
 		for _, b := range live {
@@ -206,7 +227,7 @@ func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
 	sortHypotheses(finished)
 	res.Hypotheses = finished[:min(len(finished), opts.Width)]
 	res.Best = res.Hypotheses[0]
-	return res, nil
+	return res, stopped
 }
 
 // beamProposals returns a beam's candidate tokens, most likely first: the

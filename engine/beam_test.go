@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -270,5 +272,53 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 	_, err := BeamSearch(NewModelLM(m, 1), make([]int, 512), BeamOptions{Width: 2, MaxNewTokens: 5})
 	if want := "prompt of 512 tokens leaves no room in the model's context of 512 tokens"; err == nil || err.Error() != want {
 		t.Errorf("prompt as long as the context: got error %v, want %q", err, want)
+	}
+}
+
+// cancelAfterLM cancels a context after its n-th question.
+type cancelAfterLM struct {
+	LM
+	n      int
+	cancel context.CancelFunc
+}
+
+func (m *cancelAfterLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	if m.n--; m.n == 0 {
+		m.cancel()
+	}
+	return m.LM.NextLogits(prefix, n)
+}
+
+// TestBeamSearchContext stops a search through its context: before the
+// first step there is nothing to return; later, the best so far comes back
+// with the context's error, cut short of the length limit.
+func TestBeamSearchContext(t *testing.T) {
+	uniform := &tableLM{vocab: 4, probs: func([]int) []float64 { return []float64{0.1, 0.3, 0.3, 0.3} }}
+	opts := BeamOptions{Width: 2, MaxNewTokens: 50, IsEnd: isTEnd}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, err := BeamSearchContext(ctx, uniform, []int{tC}, opts); res != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled before the start: result %v, error %v", res, err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	lm := &cancelAfterLM{LM: uniform, n: 5, cancel: cancel} // 1 question at depth 1, 2 per depth after
+	res, err := BeamSearchContext(ctx, lm, []int{tC}, opts)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if res == nil || len(res.Hypotheses) != 2 {
+		t.Fatalf("result %+v, want the two live beams as hypotheses", res)
+	}
+	if got := len(res.Best.Tokens); got != 3 || res.Best.Ended {
+		t.Errorf("best hypothesis has %d tokens (ended %v), want 3 unfinished ones", got, res.Best.Ended)
+	}
+
+	// Without cancellation the same search runs to the length limit.
+	res, err = BeamSearchContext(context.Background(), uniform, []int{tC}, opts)
+	if err != nil || len(res.Best.Tokens) != 50 {
+		t.Fatalf("uncancelled: %d tokens, error %v", len(res.Best.Tokens), err)
 	}
 }

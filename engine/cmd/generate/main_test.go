@@ -188,3 +188,25 @@ func TestTextModeStreamsEachPiece(t *testing.T) {
 		t.Fatalf("with -include-stop: status %d, printed %q, want %q", status, got, want)
 	}
 }
+
+// TestBeamHonoursTimeout checks that -timeout stops a beam search and that
+// the command still prints what it found, with finish reason "deadline".
+func TestBeamHonoursTimeout(t *testing.T) {
+	model, tokenizer := referenceModel(t)
+	bin := buildCommand(t)
+	cmd := exec.Command(bin, "-model", model, "-tokenizer", tokenizer, "-beam", "4", "-n", "250", "-timeout", "20ms", "-json")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var summary summaryJSON
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil {
+		t.Fatalf("last line is not the summary: %v: %s", err, lines[len(lines)-1])
+	}
+	if summary.FinishReason != "deadline" || summary.GeneratedTokens >= 250 {
+		t.Fatalf("summary %+v: want finish reason deadline before 250 tokens (a width-4 search of 250 steps takes far longer than 20ms)", summary)
+	}
+}

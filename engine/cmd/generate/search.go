@@ -213,17 +213,24 @@ func beamDecoder(width int) decoder {
 				maxNew = m.Config.SeqLen - len(ids)
 			}
 			s := newStepper(m, tok, ids, opts)
-			res, err := engine.BeamSearch(engine.NewModelLM(m, 2*width), ids, engine.BeamOptions{
+			res, err := engine.BeamSearchContext(ctx, engine.NewModelLM(m, 2*width), ids, engine.BeamOptions{
 				Width: width, MaxNewTokens: maxNew, IsEnd: tok.IsEnd,
 			})
-			if err != nil {
+			finish := engine.FinishLength
+			switch {
+			case err != nil && ctx.Err() != nil && res == nil: // -timeout before the first step
+				yield(s.final(finishFor(err)), nil)
+				return
+			case err != nil && ctx.Err() != nil: // -timeout: the best found so far
+				finish = finishFor(err)
+			case err != nil:
 				yield(engine.Step{}, fmt.Errorf("-beam = %d: %w", width, err))
 				return
 			}
 			fmt.Fprintf(os.Stderr, "beam: width %d, %d nodes explored in %d passes, best log-probability %.3f over %d tokens\n",
 				width, len(res.Tree), res.Passes, res.Best.CumLogProb, len(res.Best.Tokens))
 			for i, id := range res.Best.Tokens {
-				st := s.step(id, res.Tree[nodeAt(res, i)].LogProb, i == len(res.Best.Tokens)-1, engine.FinishLength)
+				st := s.step(id, res.Tree[nodeAt(res, i)].LogProb, i == len(res.Best.Tokens)-1, finish)
 				if !yield(st, nil) || st.Finish != "" {
 					return
 				}

@@ -95,8 +95,12 @@ func BenchmarkGemm(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			f    func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int)
-		}{{"kernel", Gemm}, {"gonum", gonumGemm}} {
-			if impl.name == "kernel" && !Available {
+		}{{"kernel", Gemm}, {"kernel-avx2", func(ta, tb bool, m, n, k int, al float32, a []float32, lda int, b []float32, ldb int, be float32, c []float32, ldc int) {
+			defer func(w bool) { wide = w }(wide)
+			wide = false
+			Gemm(ta, tb, m, n, k, al, a, lda, b, ldb, be, c, ldc)
+		}}, {"gonum", gonumGemm}} {
+			if impl.name != "gonum" && !Available {
 				continue
 			}
 			b.Run(fmt.Sprintf("%s/%dx%dx%d", impl.name, m, n, k), func(b *testing.B) {
@@ -105,6 +109,45 @@ func BenchmarkGemm(b *testing.B) {
 				}
 				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
+		}
+	}
+}
+
+// TestWideKernelIsBitIdentical checks that the AVX-512 kernel gives exactly
+// the AVX2 kernel's results, so trained weights do not depend on which of
+// the two the CPU runs.
+func TestWideKernelIsBitIdentical(t *testing.T) {
+	requireKernel(t)
+	if !wide {
+		t.Skip("this CPU has no AVX-512: only the AVX2 kernel runs here")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sh := range [][3]int{{37, 100, 300}, {2048, 352, 128}, {128, 448, 600}, {9, 64, 5}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}} {
+			ar, ac, br, bc := m, k, k, n
+			if tr[0] {
+				ar, ac = k, m
+			}
+			if tr[1] {
+				br, bc = n, k
+			}
+			a, b, c0 := make([]float32, ar*ac), make([]float32, br*bc), make([]float32, m*n)
+			for _, v := range [][]float32{a, b, c0} {
+				for i := range v {
+					v[i] = float32(rng.NormFloat64())
+				}
+			}
+			got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			Gemm(tr[0], tr[1], m, n, k, 0.5, a, ac, b, bc, 1, got, n)
+			wide = false
+			Gemm(tr[0], tr[1], m, n, k, 0.5, a, ac, b, bc, 1, want, n)
+			wide = true
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%d×%d×%d trans %v: element %d is %g with AVX-512 and %g with AVX2", m, n, k, tr, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }

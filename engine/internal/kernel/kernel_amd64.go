@@ -5,6 +5,10 @@ import "golang.org/x/sys/cpu"
 // Available says whether this CPU runs the kernels (AVX2 with FMA).
 var Available = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// wide says whether Gemm may use kernel4x32 (AVX-512, with the operating
+// system saving its registers). Tests switch it off to compare.
+var wide = Available && cpu.X86.HasAVX512F
+
 // kernel4x16 adds alpha·A·B to a 4×16 block of C: for r in 0..3,
 // C[r·ldc + 0:16] += alpha · Σ_{p<k} A[r·aRow + p·aStep] · B[p·ldb + 0:16].
 // Strides are in elements. The caller guarantees every index is in range.
@@ -17,3 +21,10 @@ func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *floa
 //
 //go:noescape
 func dot4(n int, x *float32, w *float32, ldw int, out *float32)
+
+// kernel4x32 is kernel4x16 for 32 columns, with AVX-512. Each element of C
+// goes through the same operations in the same order, so the results are
+// bit-identical to kernel4x16's.
+//
+//go:noescape
+func kernel4x32(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)

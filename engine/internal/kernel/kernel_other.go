@@ -5,10 +5,16 @@ package kernel
 // Available is false: on this architecture the callers use gonum.
 const Available = false
 
+var wide = false
+
 func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32) {
 	panic("kernel: no kernels on this architecture")
 }
 
 func dot4(n int, x *float32, w *float32, ldw int, out *float32) {
+	panic("kernel: no kernels on this architecture")
+}
+
+func kernel4x32(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32) {
 	panic("kernel: no kernels on this architecture")
 }

@@ -5,23 +5,23 @@ import (
 	"sync"
 
 	"github.com/tokenbytoken/course/engine/internal/kernel"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // matmul computes out = W·x for a row-major matrix W of shape (len(out),
 // len(x)): one dot product per output. This matrix-vector product is where a
 // decoding step spends almost all of its time, and it is limited by how fast
 // the weights stream from memory: each weight is used for one multiply-add.
+// The products are engine/internal/kernel's: AVX2/FMA kernels where the CPU
+// has them, gonum's blas32 otherwise.
 // Large products are split by rows across the available cores.
 func matmul(out, x, w []float32) {
 	rows, cols := len(out), len(x)
 	if rows*cols < parallelThreshold || maxWorkers() < 2 {
-		gemv(out, x, w, rows, cols)
+		kernel.Gemv(out, x, w[:rows*cols])
 		return
 	}
 	parallelFor(rows, true, func(_, r0, r1 int) {
-		gemv(out[r0:r1], x, w[r0*cols:r1*cols], r1-r0, cols)
+		kernel.Gemv(out[r0:r1], x, w[r0*cols:r1*cols])
 	})
 }
 
@@ -31,35 +31,12 @@ func matmul(out, x, w []float32) {
 // multiply-adds.
 const parallelThreshold = 1 << 16
 
-// gemv is one core's share of matmul: the AVX2/FMA kernel of
-// engine/internal/kernel when the CPU has it, gonum's blas32 otherwise.
-func gemv(out, x, w []float32, rows, cols int) {
-	if kernel.Available {
-		kernel.Gemv(out, x, w[:rows*cols])
-		return
-	}
-	blas32.Gemv(blas.NoTrans, 1,
-		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},
-		blas32.Vector{N: cols, Inc: 1, Data: x},
-		0, blas32.Vector{N: rows, Inc: 1, Data: out})
-}
-
 // matmulBatch computes out = X·Wᵀ for n input rows at once: X is (n, cols),
 // W is (rows, cols) and out is (n, rows). Row i of out is W·x_i, as matmul
 // would give, but the matrix-matrix product reads each weight once for all
-// n rows. It is the AVX2/FMA kernel of engine/internal/kernel when the CPU
-// has it (for a handful of rows, copying W into the layout the kernel reads
-// costs more than it saves, so those go to gonum), gonum's blas32.Gemm
-// otherwise; both split the work across cores themselves.
+// n rows (and splits the work across cores itself).
 func matmulBatch(out, x, w []float32, n, rows, cols int) {
-	if kernel.Available && n >= 8 {
-		kernel.Gemm(false, true, n, rows, cols, 1, x[:n*cols], cols, w[:rows*cols], cols, 0, out[:n*rows], rows)
-		return
-	}
-	blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-		blas32.General{Rows: n, Cols: cols, Stride: cols, Data: x[:n*cols]},
-		blas32.General{Rows: rows, Cols: cols, Stride: cols, Data: w[:rows*cols]},
-		0, blas32.General{Rows: n, Cols: rows, Stride: rows, Data: out[:n*rows]})
+	kernel.Gemm(false, true, n, rows, cols, 1, x[:n*cols], cols, w[:rows*cols], cols, 0, out[:n*rows], rows)
 }
 
 // maxWorkers is the number of cores Go may use.

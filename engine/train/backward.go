@@ -1,6 +1,10 @@
 package train
 
-import "math"
+import (
+	"math"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
+)
 
 // backwardBuffers are the gradients of the activations, reused across
 // steps.
@@ -153,8 +157,8 @@ func (n *net) attentionBackward(l int) {
 			P := att[(b*H+h)*T*T : (b*H+h+1)*T*T]
 			dO := bb.dao[b*T*d+h*hs:]
 			Q, dQ := q[b*T*d+h*hs:], bb.dq[b*T*d+h*hs:]
-			gemm(false, true, T, T, hs, 1, dO, d, Vv, kv, 0, dP, T)
-			gemm(true, false, T, hs, T, 1, P, T, dO, d, 1, dV, kv)
+			kernel.Gemm(false, true, T, T, hs, 1, dO, d, Vv, kv, 0, dP, T)
+			kernel.Gemm(true, false, T, hs, T, 1, P, T, dO, d, 1, dV, kv)
 			for t := range T {
 				pr, dr := P[t*T:t*T+t+1], dP[t*T:(t+1)*T]
 				var s float32
@@ -166,8 +170,8 @@ func (n *net) attentionBackward(l int) {
 				}
 				clear(dr[t+1:])
 			}
-			gemm(false, false, T, hs, T, scale, dP, T, K, kv, 0, dQ, d)
-			gemm(true, false, T, hs, T, scale, dP, T, Q, d, 1, dK, kv)
+			kernel.Gemm(false, false, T, hs, T, scale, dP, T, K, kv, 0, dQ, d)
+			kernel.Gemm(true, false, T, hs, T, scale, dP, T, Q, d, 1, dK, kv)
 		}
 	})
 }

@@ -2,6 +2,8 @@ package train
 
 import (
 	"math"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
 
 // rmsEps is RMSNorm's epsilon, as in the engine.
@@ -208,13 +210,13 @@ func (n *net) attention(l int) {
 		K := k[b*T*kv+kh*hs:]
 		Vv := v[b*T*kv+kh*hs:]
 		P := att[(b*H+h)*T*T : (b*H+h+1)*T*T]
-		gemm(false, true, T, T, hs, scale, Q, d, K, kv, 0, P, T)
+		kernel.Gemm(false, true, T, T, hs, scale, Q, d, K, kv, 0, P, T)
 		for t := range T {
 			row := P[t*T : (t+1)*T]
 			softmaxCausal(row[:t+1])
 			clear(row[t+1:])
 		}
-		gemm(false, false, T, hs, T, 1, P, T, Vv, kv, 0, ao[b*T*d+h*hs:], d)
+		kernel.Gemm(false, false, T, hs, T, 1, P, T, Vv, kv, 0, ao[b*T*d+h*hs:], d)
 	})
 }
 

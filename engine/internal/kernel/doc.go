@@ -4,8 +4,8 @@
 // through pointers, so each checks the shapes it is given before it starts.
 //
 // Available reports whether the CPU has the instructions; when it does not
-// (or on other architectures), callers use gonum's blas32 instead, which is
-// also the reference the tests compare against. Every element of a result
+// (or on other architectures), Gemm and Gemv go through gonum's blas32,
+// which is also the reference the tests compare against. Every element of a result
 // is summed by one goroutine in a fixed order, so results do not depend on
 // the number of cores.
 package kernel

@@ -31,12 +31,24 @@ var transposed = sync.Pool{New: func() any { return new([]float32) }}
 // Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
 // op(A) is (m, k), op(B) is (k, n) and C is (m, n); transA and transB say
 // whether A and B are stored transposed, and lda, ldb and ldc are the row
-// strides. Large products are split across cores by bands of rows. It
-// panics if a matrix is too short for its shape, or if !Available.
+// strides, so a block of columns of a wider matrix can be passed as a view.
+// Large products are split across cores by bands of rows. It panics if a
+// matrix is too short for its shape.
+//
+// Without the kernels (!Available) the product goes through gonum; so does
+// a stored-transposed B with fewer than 8 rows of A (a prefill of a few
+// tokens), where copying B into the layout the kernel reads would cost more
+// than the kernel saves.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if !Available {
-		panic("kernel: Gemm called on a CPU without AVX2 and FMA")
+	if !Available || (transB && m < 8) {
+		gonumGemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
 	}
+	gemmKernel(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemmKernel is Gemm in the kernels; the caller has checked Available.
+func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}

@@ -39,7 +39,7 @@ func TestGemmMatchesGonum(t *testing.T) {
 					c0 := fill((m-1)*ldc + n)
 					want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
 					gonumGemm(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
-					Gemm(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
+					gemmKernel(tr[0], tr[1], m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
 					for i := range m {
 						for j := range ldc {
 							idx := i*ldc + j

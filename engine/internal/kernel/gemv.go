@@ -6,14 +6,16 @@ import "fmt"
 // len(x)): the matrix-vector product of a decoding step. Rows are taken
 // four at a time with x loaded once for all four; columns past the last
 // multiple of 8, and rows past the last multiple of 4, are summed in plain
-// Go. It panics if w is shorter than rows·cols, or if !Available.
+// Go. Without the kernels (!Available) it goes through gonum. It panics if
+// w is shorter than rows·cols.
 func Gemv(out, x, w []float32) {
-	if !Available {
-		panic("kernel: Gemv called on a CPU without AVX2 and FMA")
-	}
 	rows, cols := len(out), len(x)
 	if len(w) < rows*cols {
 		panic(fmt.Sprintf("kernel: Gemv: W holds %d numbers, not %d×%d", len(w), rows, cols))
+	}
+	if !Available {
+		gonumGemv(out, x, w)
+		return
 	}
 	if rows == 0 {
 		return

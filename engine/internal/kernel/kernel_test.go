@@ -24,22 +24,6 @@ func requireKernel(t testing.TB) {
 	t.Skip("this CPU has no AVX2/FMA: the callers use gonum, and there is no kernel to test")
 }
 
-// gonumGemm is the reference: gonum's blas32.Gemm with the same arguments.
-func gonumGemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	ta, tb := blas.NoTrans, blas.NoTrans
-	ar, ac, br, bc := m, k, k, n
-	if transA {
-		ta, ar, ac = blas.Trans, k, m
-	}
-	if transB {
-		tb, br, bc = blas.Trans, n, k
-	}
-	blas32.Gemm(ta, tb, alpha,
-		blas32.General{Rows: ar, Cols: ac, Stride: lda, Data: a},
-		blas32.General{Rows: br, Cols: bc, Stride: ldb, Data: b},
-		beta, blas32.General{Rows: m, Cols: n, Stride: ldc, Data: c})
-}
-
 // TestGemvMatchesFloat64 compares Gemv with dot products summed in float64,
 // for shapes with every remainder of rows modulo 4 and columns modulo 16.
 func TestGemvMatchesFloat64(t *testing.T) {

@@ -122,7 +122,7 @@ func swigluBackward(dh1, dh3, dg, h1, h3 []float32) {
 	parallelRows(len(dg), func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			a := float64(h1[i])
-			sig := 1 / (1 + math.Exp(-a))
+			sig := sigmoid(a)
 			dh3[i] = dg[i] * float32(a*sig)
 			dh1[i] = dg[i] * h3[i] * float32(sig*(1+a*(1-sig)))
 		}
@@ -157,21 +157,30 @@ func (n *net) attentionBackward(l int) {
 			P := att[(b*H+h)*T*T : (b*H+h+1)*T*T]
 			dO := bb.dao[b*T*d+h*hs:]
 			Q, dQ := q[b*T*d+h*hs:], bb.dq[b*T*d+h*hs:]
-			kernel.Gemm(false, true, T, T, hs, 1, dO, d, Vv, kv, 0, dP, T)
-			kernel.Gemm(true, false, T, hs, T, 1, P, T, dO, d, 1, dV, kv)
-			for t := range T {
-				pr, dr := P[t*T:t*T+t+1], dP[t*T:(t+1)*T]
-				var s float32
-				for j, pv := range pr {
-					s += pv * dr[j]
+			// P and dP are zero above the diagonal, so each band of rows
+			// (queries r0..r1) reads only the first r1 keys, and each band
+			// of columns (keys c0..c1) only the queries from c0 on.
+			for r0 := 0; r0 < T; r0 += causalBand {
+				r1 := min(r0+causalBand, T)
+				kernel.Gemm(false, true, r1-r0, r1, hs, 1, dO[r0*d:], d, Vv, kv, 0, dP[r0*T:], T)
+				for t := r0; t < r1; t++ {
+					pr, dr := P[t*T:t*T+t+1], dP[t*T:(t+1)*T]
+					var s float32
+					for j, pv := range pr {
+						s += pv * dr[j]
+					}
+					for j, pv := range pr {
+						dr[j] = pv * (dr[j] - s)
+					}
+					clear(dr[t+1:])
 				}
-				for j, pv := range pr {
-					dr[j] = pv * (dr[j] - s)
-				}
-				clear(dr[t+1:])
+				kernel.Gemm(false, false, r1-r0, hs, r1, scale, dP[r0*T:], T, K, kv, 0, dQ[r0*d:], d)
 			}
-			kernel.Gemm(false, false, T, hs, T, scale, dP, T, K, kv, 0, dQ, d)
-			kernel.Gemm(true, false, T, hs, T, scale, dP, T, Q, d, 1, dK, kv)
+			for c0 := 0; c0 < T; c0 += causalBand {
+				c1 := min(c0+causalBand, T)
+				kernel.Gemm(true, false, c1-c0, hs, T-c0, 1, P[c0*T+c0:], T, dO[c0*d:], d, 1, dV[c0*kv:], kv)
+				kernel.Gemm(true, false, c1-c0, hs, T-c0, scale, dP[c0*T+c0:], T, Q[c0*d:], d, 1, dK[c0*kv:], kv)
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -25,9 +26,17 @@ func tinyBatch(c engine.Config, B, T int, seed uint64) (tokens, targets []int32)
 
 // TestGradientsMatchFiniteDifferences compares the analytic gradient of
 // every tensor with central differences (L(w+h) − L(w−h)) / 2h on a
-// sample of entries.
+// sample of entries. The longer context spans several of attention's
+// causal bands, the last one partial.
 func TestGradientsMatchFiniteDifferences(t *testing.T) {
+	for _, T := range []int{tinyConfig.SeqLen, 2*causalBand + 22} {
+		t.Run(fmt.Sprintf("T=%d", T), func(t *testing.T) { testGradients(t, T) })
+	}
+}
+
+func testGradients(t *testing.T, T int) {
 	c := tinyConfig
+	c.SeqLen = T
 	p, err := NewParams(c)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +48,7 @@ func TestGradientsMatchFiniteDifferences(t *testing.T) {
 	for i := range p.Data {
 		p.Data[i] += float32(r.NormFloat64() * 0.3)
 	}
-	B, T := 2, c.SeqLen
+	B := 2
 	tokens, targets := tinyBatch(c, B, T, 5)
 	n := newNet(p, B, T)
 	n.forward(tokens, targets)

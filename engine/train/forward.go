@@ -124,7 +124,7 @@ func (n *net) crossEntropy() (float64, int) {
 			}
 			var sum float64
 			for _, v := range z {
-				sum += math.Exp(float64(v - mx))
+				sum += expf(float64(v - mx))
 			}
 			lse := float64(mx) + math.Log(sum)
 			n.rowNLL[i] = 0
@@ -132,7 +132,7 @@ func (n *net) crossEntropy() (float64, int) {
 				n.rowNLL[i] = lse - float64(z[t])
 			}
 			for j, v := range z {
-				z[j] = float32(math.Exp(float64(v) - lse))
+				z[j] = float32(expf(float64(v) - lse))
 			}
 		}
 	})
@@ -210,30 +210,35 @@ func (n *net) attention(l int) {
 		K := k[b*T*kv+kh*hs:]
 		Vv := v[b*T*kv+kh*hs:]
 		P := att[(b*H+h)*T*T : (b*H+h+1)*T*T]
-		kernel.Gemm(false, true, T, T, hs, scale, Q, d, K, kv, 0, P, T)
-		for t := range T {
-			row := P[t*T : (t+1)*T]
-			softmaxCausal(row[:t+1])
-			clear(row[t+1:])
+		// Query t sees keys 0..t, so a band of queries r0..r1 needs only
+		// the first r1 keys: the products skip the zeros above the diagonal.
+		for r0 := 0; r0 < T; r0 += causalBand {
+			r1 := min(r0+causalBand, T)
+			kernel.Gemm(false, true, r1-r0, r1, hs, scale, Q[r0*d:], d, K, kv, 0, P[r0*T:], T)
+			for t := r0; t < r1; t++ {
+				row := P[t*T : (t+1)*T]
+				softmaxCausal(row[:t+1])
+				clear(row[t+1:])
+			}
+			kernel.Gemm(false, false, r1-r0, hs, r1, 1, P[r0*T:], T, Vv, kv, 0, ao[b*T*d+h*hs+r0*d:], d)
 		}
-		kernel.Gemm(false, false, T, hs, T, 1, P, T, Vv, kv, 0, ao[b*T*d+h*hs:], d)
 	})
 }
 
-// softmaxCausal is the engine's float32 softmax.
+// causalBand is how many query rows attention handles at a time: small
+// enough that little of the upper triangle is computed, large enough for
+// the product kernel to run at full speed.
+const causalBand = 64
+
+// softmaxCausal is a float32 softmax, in place.
 func softmaxCausal(x []float32) {
 	mx := x[0]
 	for _, v := range x[1:] {
 		mx = max(mx, v)
 	}
-	var sum float32
-	for i, v := range x {
-		e := float32(math.Exp(float64(v - mx)))
-		x[i] = e
-		sum += e
-	}
+	inv := 1 / expShifted(x, mx)
 	for i := range x {
-		x[i] /= sum
+		x[i] *= inv
 	}
 }
 
@@ -242,7 +247,7 @@ func swigluRows(g, h1, h3 []float32) {
 	parallelRows(len(g), func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			a := h1[i]
-			g[i] = a * float32(1/(1+math.Exp(-float64(a)))) * h3[i]
+			g[i] = a * float32(sigmoid(float64(a))) * h3[i]
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
@@ -11,10 +12,17 @@ import (
 // TestForwardMatchesEngine trains a tiny model for a few steps, saves it as
 // a llama2.c checkpoint, loads it with engine.LoadModel and checks that the
 // engine's one-token-at-a-time forward pass gives the same logits as the
-// trainer's batched forward pass, at every position.
+// trainer's batched forward pass, at every position. The longer context
+// spans several of attention's causal bands, the last one partial.
 func TestForwardMatchesEngine(t *testing.T) {
+	for _, T := range []int{12, 2*causalBand + 22} {
+		t.Run(fmt.Sprintf("T=%d", T), func(t *testing.T) { testForwardMatchesEngine(t, T) })
+	}
+}
+
+func testForwardMatchesEngine(t *testing.T, T int) {
 	c := tinyConfig
-	c.SeqLen = 12
+	c.SeqLen = T
 	p, err := NewParams(c)
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ var Presets = map[string]Preset{
 		Vocab: 2048,
 		Target: Config{
 			Model:     engine.Config{Dim: 192, HiddenDim: 448, NLayers: 4, NHeads: 6, NKVHeads: 2, SeqLen: 512, SharedClassifier: true},
-			BatchSize: 8, Steps: 7600, LR: 2.5e-3, MinLR: 2.5e-4, WarmupSteps: 100,
+			BatchSize: 8, Steps: 7200, LR: 2.5e-3, MinLR: 2.5e-4, WarmupSteps: 100,
 			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 50,
 		},
 		Draft: Config{

@@ -7,6 +7,13 @@
 //	go run ./engine/cmd/eval -model m.bin -tokenizer tokenizer.bin -text FILE
 //	go run ./engine/cmd/eval -funcs 50                  # share of sampled functions that parse
 //	go run ./engine/cmd/eval a.go b.go some/dir         # one line per file, and the total
+//	go run ./engine/cmd/eval -repeat -text FILE         # also: what a second copy costs
+//
+// -repeat measures copying from the context: the text is scored again
+// followed by itself, and the extra bits are the cost of the second copy.
+// A compressor such as xz stores a repeat as a short reference; a model
+// pays little for it only if it has learned to look up where the current
+// text occurred before and read what came next.
 //
 // With several files (or a directory: every .go file below it), eval
 // prints one line per file and a total over all of them (the total bits
@@ -46,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	temp := fs.Float64("temperature", 0.8, "sampling temperature for -funcs")
 	topP := fs.Float64("top-p", 0.95, "top-p for -funcs")
 	show := fs.Int("show", 3, "print the first samples of -funcs")
+	repeat := fs.Bool("repeat", false, "with -text: also report the bits per byte of a second copy of the text")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -100,6 +108,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "text:           %s: %d bytes, %d tokens (%.2f bytes per token)\n", *textFlag, r.Bytes, r.Tokens, float64(r.Bytes)/float64(r.Tokens))
 	fmt.Fprintf(stdout, "nats per token: %.4f (perplexity %.2f)\n", r.NatsPerToken(), math.Exp(r.NatsPerToken()))
 	fmt.Fprintf(stdout, "bits per byte:  %.4f\n", r.BitsPerByte())
+	if *repeat {
+		twice, err := train.Evaluate(m, tok, string(text)+string(text))
+		if err != nil {
+			return err
+		}
+		second := (twice.Nats - r.Nats) / math.Ln2 / float64(r.Bytes)
+		fmt.Fprintf(stdout, "second copy:    %.4f bits per byte (%.0f%% of the first)\n", second, 100*second/r.BitsPerByte())
+		if T := m.Config.SeqLen; twice.Tokens+1 > T {
+			fmt.Fprintf(stdout, "                the two copies are %d tokens, more than the context of %d: the second copy does not see all of the first\n", twice.Tokens+1, T)
+		}
+	}
 	fmt.Fprintf(stdout, "time:           %v\n", time.Since(t0).Round(time.Millisecond))
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/train"
 )
 
 func TestEvalDefaultModel(t *testing.T) {
@@ -22,6 +25,42 @@ func TestEvalDefaultModel(t *testing.T) {
 		if !strings.Contains(out.String(), "bits per byte:") || !strings.Contains(out.String(), "nats per token:") {
 			t.Errorf("%s: output lacks the measures:\n%s", model, out.String())
 		}
+	}
+}
+
+// TestEvalRepeat checks -repeat against its definition: the bits for the
+// text followed by itself, minus the bits for the text alone, per byte.
+func TestEvalRepeat(t *testing.T) {
+	dir := t.TempDir()
+	src := "// Max returns the larger of a and b.\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n"
+	path := filepath.Join(dir, "x.go")
+	os.WriteFile(path, []byte(src), 0o644)
+	var out bytes.Buffer
+	if err := run([]string{"-repeat", "-text", path}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	once, _ := train.Evaluate(m, tok, src)
+	twice, _ := train.Evaluate(m, tok, src+src)
+	want := fmt.Sprintf("second copy:    %.4f bits per byte", (twice.Nats-once.Nats)/math.Ln2/float64(len(src)))
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	if strings.Contains(out.String(), "more than the context") {
+		t.Errorf("a short text's two copies fit the context, but the output says they do not:\n%s", out.String())
+	}
+
+	long := strings.Repeat(src, 12) // two copies: some 900 tokens, more than 512
+	os.WriteFile(path, []byte(long), 0o644)
+	out.Reset()
+	if err := run([]string{"-repeat", "-text", path}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "more than the context of 512") {
+		t.Errorf("a long text's two copies exceed the context, but the output does not say so:\n%s", out.String())
 	}
 }
 

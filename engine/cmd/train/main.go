@@ -9,6 +9,12 @@
 // Each stage resumes from what DIR already holds: an existing tokenizer and
 // token cache are reused, and an interrupted model (Ctrl-C saves a
 // checkpoint) continues where it stopped when the same command is run again.
+//
+//	go run ./engine/cmd/train -export DIR/target.ckpt
+//
+// writes the model inside a checkpoint, as it is at that step, as a llama2.c
+// file next to it (DIR/target-step1200.bin), so a run can be tried with
+// generate or eval while it is still training.
 package main
 
 import (
@@ -18,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -67,8 +74,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.draftSteps, "draft-steps", 0, "override the draft model's number of steps")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&o.generated, "generated", false, "also train on generated files (skipped by default)")
+	export := fs.String("export", "", "write the model in this training checkpoint as a llama2.c file next to it, and stop")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *export != "" {
+		return exportCheckpoint(*export, stdout)
 	}
 	if *all {
 		o.stages = "tokenizer,target,draft"
@@ -237,6 +248,28 @@ func trainModel(ctx context.Context, name string, cfg train.Config, data *train.
 	}
 	fmt.Fprintf(stdout, "%s: saved %s: %d tokens seen in %v, validation loss %.3f nats/token, %.3f bits/byte\n",
 		name, path, st.Tokens, st.Elapsed.Round(time.Second), st.ValLoss, s.ValBitsPerByte)
+	return nil
+}
+
+// exportCheckpoint saves the model of a training checkpoint, at the step it
+// was saved, as NAME-stepN.bin beside it; the run's own NAME.bin is left
+// alone.
+func exportCheckpoint(ckpt string, stdout io.Writer) error {
+	st, err := train.LoadState(ckpt)
+	if err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(ckpt, filepath.Ext(ckpt))
+	path := fmt.Sprintf("%s-step%d.bin", base, st.Step)
+	if err := st.Params.Model().Save(path); err != nil {
+		return err
+	}
+	val := "not measured yet"
+	if !math.IsNaN(st.ValLoss) && st.ValLoss != 0 {
+		val = fmt.Sprintf("%.3f nats/token", st.ValLoss)
+	}
+	fmt.Fprintf(stdout, "step %d of %d (%d tokens seen, validation loss %s): saved %s\n", st.Step, st.Config.Steps, st.Tokens, val, path)
+	fmt.Fprintf(stdout, "try it: go run ./engine/cmd/generate -model %s -tokenizer %s\n", path, filepath.Join(filepath.Dir(ckpt), "tokenizer.bin"))
 	return nil
 }
 

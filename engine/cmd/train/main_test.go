@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,6 +87,27 @@ func TestTrainInterruptedThenResumed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "target.ckpt")); err != nil {
 		t.Errorf("no checkpoint after the interruption: %v", err)
 	}
+	// The checkpoint's model (step 0: the initial weights) can be exported
+	// and loaded while the run is unfinished.
+	log.Reset()
+	if err := run(context.Background(), []string{"-export", filepath.Join(out, "target.ckpt")}, &log, &log); err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	exported, err := engine.LoadModel(filepath.Join(out, "target-step0.bin"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	st, err := train.LoadState(filepath.Join(out, "target.ckpt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := st.Params.Model()
+	if exported.Config != want.Config || !slices.Equal(exported.Weights.Wq, want.Weights.Wq) || !slices.Equal(exported.Weights.W2, want.Weights.W2) {
+		t.Errorf("the exported model differs from the checkpoint's")
+	}
+	if !strings.Contains(log.String(), "step 0 of") {
+		t.Errorf("export output does not say which step:\n%s", log.String())
+	}
 	if err := run(context.Background(), args, &log, &log); err != nil {
 		t.Fatalf("resume: %v\n%s", err, log.String())
 	}
@@ -101,6 +123,8 @@ func TestTrainBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"-out", t.TempDir()}, "nothing to do"},
+		{[]string{"-export", filepath.Join(emptyDir, "missing.ckpt")}, "no such file"},
+		{[]string{"-export", "main.go"}, "not a training checkpoint"},
 		{[]string{"-all"}, "-out DIR is required"},
 		{[]string{"-all", "-out", t.TempDir(), "-preset", "huge"}, "unknown preset"},
 		{[]string{"-stage", "tokeniser", "-out", t.TempDir()}, "unknown stage"},

@@ -26,8 +26,8 @@ var Presets = map[string]Preset{
 		Vocab: 2048,
 		Target: Config{
 			Model:     engine.Config{Dim: 192, HiddenDim: 448, NLayers: 4, NHeads: 6, NKVHeads: 2, SeqLen: 512, SharedClassifier: true},
-			BatchSize: 8, Steps: 7200, LR: 2.5e-3, MinLR: 2.5e-4, WarmupSteps: 100,
-			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 200, EvalBatches: 8, CheckpointEvery: 50,
+			BatchSize: 2, Steps: 25000, LR: 1.5e-3, MinLR: 1.5e-4, WarmupSteps: 400,
+			WeightDecay: 0.1, GradClip: 1, Seed: 1, EvalEvery: 800, EvalBatches: 32, CheckpointEvery: 200,
 		},
 		Draft: Config{
 			Model:     engine.Config{Dim: 64, HiddenDim: 176, NLayers: 2, NHeads: 4, NKVHeads: 2, SeqLen: 512, SharedClassifier: true},

@@ -172,7 +172,7 @@ func (n *net) attentionBackward(l int) {
 					for j, pv := range pr {
 						dr[j] = pv * (dr[j] - s)
 					}
-					clear(dr[t+1:])
+					clear(dr[t+1 : r1])
 				}
 				kernel.Gemm(false, false, r1-r0, hs, r1, scale, dP[r0*T:], T, K, kv, 0, dQ[r0*d:], d)
 			}

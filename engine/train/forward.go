@@ -218,7 +218,7 @@ func (n *net) attention(l int) {
 			for t := r0; t < r1; t++ {
 				row := P[t*T : (t+1)*T]
 				softmaxCausal(row[:t+1])
-				clear(row[t+1:])
+				clear(row[t+1 : r1]) // columns past r1 are never read
 			}
 			kernel.Gemm(false, false, r1-r0, hs, r1, 1, P[r0*T:], T, Vv, kv, 0, ao[b*T*d+h*hs+r0*d:], d)
 		}

@@ -1,0 +1,125 @@
+// Command grade grades the exercise track: a learner's progress in their own
+// checkout, or an instructor's grading of submissions.
+//
+// Run from a checkout of the course:
+//
+//	go run ./exercises/grade                      # your progress: a row per exercise
+//	go run ./exercises/grade 02-softmax 04        # only these exercises
+//	go run ./exercises/grade -submission DIR      # grade another copy of the repository, a row per test
+//	go run ./exercises/grade -submission DIR -hidden TESTS
+//
+// The tests always come from the checkout the grader runs in; a submission
+// supplies only the non-test .go files of each exercise. Each exercise is
+// compiled in a scratch folder and each test runs in a process of its own
+// with a time and memory limit, so a panic, an endless loop or a compile error
+// costs only the points it should.
+//
+// Exit status: 0 when grading ran, whatever the score; 1 when -min-score was
+// given and not reached; 2 for a mistake on the command line; 3 when the
+// grader itself could not run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is a mistake on the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	submission := fs.String("submission", "", "grade this `folder`: a copy of the repository, or of its exercises/ folder (default: this checkout)")
+	hidden := fs.String("hidden", "", "add the instructor's hidden tests from `folder`/<exercise>/*_test.go")
+	jobs := fs.Int("j", runtime.NumCPU(), "grade this many exercises at once")
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit for each test")
+	memory := fs.Int("memory", 2048, "memory limit for each test process, in `MiB`")
+	tests := fs.Bool("tests", false, "show every test, not a row per exercise (the default with -submission)")
+	minScore := fs.Int("min-score", -1, "exit with status 1 if the score is below `N` points")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./exercises/grade [flags] [exercise ...]")
+		fmt.Fprintln(stderr, "Grades the exercises (all, or those named: 02-softmax or 02) and prints a table.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cfg, err := configure(*submission, *hidden, *jobs, *timeout, *memory, fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "grade:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 3
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := Grade(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "grade:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 3
+	}
+	if *tests || *submission != "" {
+		err = writeTests(stdout, rep)
+	} else {
+		err = writeProgress(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "grade:", err)
+		return 3
+	}
+	if *minScore >= 0 && rep.All().Score < *minScore {
+		fmt.Fprintf(stderr, "grade: score %d is below the minimum of %d\n", rep.All().Score, *minScore)
+		return 1
+	}
+	return 0
+}
+
+// configure checks the command line and finds the grader's checkout.
+func configure(submission, hidden string, jobs int, timeout time.Duration, memory int, names []string) (Config, error) {
+	switch {
+	case jobs < 1 || jobs > 256:
+		return Config{}, usageError{fmt.Sprintf("-j %d: want a number of exercises at once from 1 to 256", jobs)}
+	case timeout <= 0 || timeout > time.Hour:
+		return Config{}, usageError{fmt.Sprintf("-timeout %s: want a time limit per test above 0 and at most 1h", timeout)}
+	case memory < 64 || memory > 1<<20:
+		return Config{}, usageError{fmt.Sprintf("-memory %d: want a limit per test from 64 MiB to 1 TiB", memory)}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return Config{}, err
+	}
+	root, err := findRoot(wd)
+	if err != nil {
+		return Config{}, err
+	}
+	if submission == "" {
+		submission = root
+	}
+	return Config{
+		Root: root, Submission: submission, Hidden: hidden, Exercises: names, Jobs: jobs,
+		Limits: Limits{Timeout: timeout, Memory: int64(memory) << 20},
+	}, nil
+}

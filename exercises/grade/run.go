@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Statuses of a graded test.
+const (
+	StatusPass    = "pass"
+	StatusFail    = "fail"
+	StatusError   = "error"   // did not compile, or crashed outside the test's own checks
+	StatusTimeout = "timeout" // ran past its time limit
+	StatusMissing = "missing" // the submission lacks the exercise
+)
+
+// outputLimit is how much of one test process's output is kept; the rest is
+// read and dropped, so a flood costs the learner time, not the grader memory.
+const outputLimit = 64 << 10
+
+// Result is one graded test.
+type Result struct {
+	Test
+	Status  string
+	Earned  int
+	Message string
+}
+
+// Limits bound every test process.
+type Limits struct {
+	Timeout time.Duration // per test
+	Memory  int64         // bytes of data memory per test process; 0: no limit
+}
+
+// runTest runs one test of a built exercise in a process of its own, in dir,
+// and grades it by how the process ended: a test passes only if the test
+// binary, asked to run just that test, exits with status 0. Graded code can
+// neither end the process itself nor reach files or descriptors (see
+// allowedImports), so what it prints cannot change the verdict; the output
+// only supplies the failure message.
+func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result {
+	r := Result{Test: t}
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary,
+		"-test.run=^"+regexp.QuoteMeta(t.Name)+"$",
+		"-test.count=1",
+		"-test.timeout="+lim.Timeout.String())
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single"}
+	var out cappedBuffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = 2 * time.Second
+
+	if err := cmd.Start(); err != nil {
+		r.Status, r.Message = StatusError, fmt.Sprintf("could not start the test: %v", err)
+		return r
+	}
+	limitMemory(cmd.Process.Pid, lim.Memory)
+	err := cmd.Wait()
+	text := out.String()
+	switch {
+	case err == nil:
+		r.Status, r.Earned = StatusPass, t.Points
+	case ctx.Err() != nil || strings.Contains(text, "panic: test timed out after"):
+		r.Status = StatusTimeout
+		r.Message = fmt.Sprintf("still running after %s: an endless loop, or far too slow", lim.Timeout)
+	case strings.Contains(text, "--- FAIL: "+t.Name+" "):
+		r.Status, r.Message = StatusFail, failureMessage(text, t.Name)
+	default:
+		r.Status, r.Message = StatusError, crashMessage(text, err)
+	}
+	return r
+}
+
+// killGroup ends the test process and anything it started.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// fileLine starts a message that t.Error and friends print: "x_test.go:12: ".
+var fileLine = regexp.MustCompile(`^\s*[\w.-]+\.go:\d+: `)
+
+// failureMessage is the first message a failed test printed, without its
+// file and line (so a hidden test shows what it says, not where).
+func failureMessage(out, name string) string {
+	lines := strings.Split(out, "\n")
+	start := 0
+	for i, line := range lines {
+		if strings.HasPrefix(line, "--- FAIL: "+name+" ") {
+			start = i + 1
+			break
+		}
+	}
+	for i := start; i < len(lines); i++ {
+		loc := fileLine.FindStringIndex(lines[i])
+		if loc == nil {
+			continue
+		}
+		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " \t"))
+		msg := []string{lines[i][loc[1]:]}
+		// Continuation lines are indented deeper than the first.
+		for j := i + 1; j < len(lines) && len(msg) < 6; j++ {
+			next := lines[j]
+			if strings.TrimSpace(next) == "" || len(next)-len(strings.TrimLeft(next, " \t")) <= indent {
+				break
+			}
+			msg = append(msg, strings.TrimSpace(next))
+		}
+		return shorten(strings.Join(msg, "\n"))
+	}
+	return "failed"
+}
+
+// crashMessage says why a test process ended without a verdict of its own.
+func crashMessage(out string, err error) string {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			return shorten("crashed: " + line)
+		}
+	}
+	return shorten(fmt.Sprintf("the test process ended without a result (%v)", err))
+}
+
+// shorten keeps a message readable in a table.
+func shorten(s string) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "?"))
+	const max = 600
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + " …"
+	}
+	return s
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// cappedBuffer keeps the first outputLimit bytes written to it.
+type cappedBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	dropped int64
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	room := outputLimit - c.buf.Len()
+	if room > len(p) {
+		room = len(p)
+	}
+	if room > 0 {
+		c.buf.Write(p[:room])
+	}
+	c.dropped += int64(len(p) - max(room, 0))
+	return len(p), nil
+}
+
+func (c *cappedBuffer) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}

@@ -21,8 +21,10 @@ const (
 	StatusMissing = "missing" // the submission lacks the exercise
 )
 
-// outputLimit is how much of one test process's output is kept; the rest is
-// read and dropped, so a flood costs the learner time, not the grader memory.
+// outputLimit is how much of one test process's output is kept: the first
+// and the last half of it. The rest is read and dropped, so a flood costs the
+// learner time, not the grader memory, and the test's own verdict, printed
+// last, is kept.
 const outputLimit = 64 << 10
 
 // Result is one graded test.
@@ -75,8 +77,14 @@ func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result
 	case ctx.Err() != nil || strings.Contains(text, "panic: test timed out after"):
 		r.Status = StatusTimeout
 		r.Message = fmt.Sprintf("still running after %s: an endless loop, or far too slow", lim.Timeout)
-	case strings.Contains(text, "--- FAIL: "+t.Name+" "):
+	case cmd.ProcessState.ExitCode() == 1 && !strings.Contains(text, "\npanic: "):
+		// A test binary exits with 1 when a test failed; a crash exits
+		// with 2 or by a signal.
 		r.Status, r.Message = StatusFail, failureMessage(text, t.Name)
+	case strings.Contains(text, "--- FAIL: "+t.Name+" ") && strings.Contains(text, "\npanic: "):
+		// The test itself panicked: the testing package reports the test
+		// failed, then crashes.
+		r.Status, r.Message = StatusFail, crashMessage(text, err)
 	default:
 		r.Status, r.Message = StatusError, crashMessage(text, err)
 	}
@@ -129,7 +137,7 @@ func failureMessage(out, name string) string {
 func crashMessage(out string, err error) string {
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
-			return shorten("crashed: " + line)
+			return shorten("crashed: " + strings.TrimSuffix(line, " [recovered, repanicked]"))
 		}
 	}
 	return shorten(fmt.Sprintf("the test process ended without a result (%v)", err))
@@ -151,29 +159,49 @@ func shorten(s string) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// cappedBuffer keeps the first outputLimit bytes written to it.
+// cappedBuffer keeps the first and the last outputLimit/2 bytes written to it.
 type cappedBuffer struct {
 	mu      sync.Mutex
-	buf     bytes.Buffer
+	head    []byte
+	tail    []byte // a ring once full
+	next    int    // where the ring's next byte goes
 	dropped int64
 }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	room := outputLimit - c.buf.Len()
-	if room > len(p) {
-		room = len(p)
+	const half = outputLimit / 2
+	n := len(p)
+	if room := half - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
 	}
-	if room > 0 {
-		c.buf.Write(p[:room])
+	for len(p) > 0 {
+		if len(c.tail) < half {
+			k := min(half-len(c.tail), len(p))
+			c.tail = append(c.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		k := copy(c.tail[c.next:], p)
+		c.dropped += int64(k)
+		c.next = (c.next + k) % half
+		p = p[k:]
 	}
-	c.dropped += int64(len(p) - max(room, 0))
-	return len(p), nil
+	return n, nil
 }
 
 func (c *cappedBuffer) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.buf.String()
+	var b bytes.Buffer
+	b.Write(c.head)
+	if c.dropped > 0 {
+		fmt.Fprintf(&b, "\n[%d bytes of output left out]\n", c.dropped)
+	}
+	b.Write(c.tail[c.next:])
+	b.Write(c.tail[:c.next])
+	return b.String()
 }

@@ -1,0 +1,151 @@
+package sampling
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tokenbytoken/course/engine"
+)
+
+// coins is a scripted RNG: it returns the chosen values in order, so a test
+// knows every coin and can work out the right pick by hand. Past the end it
+// returns 0 (and counts the extra calls).
+type coins struct {
+	vals  []float32
+	calls int
+}
+
+func (c *coins) Float32() float32 {
+	c.calls++
+	if c.calls <= len(c.vals) {
+		return c.vals[c.calls-1]
+	}
+	return 0
+}
+
+// fmtProbs formats probabilities readably: [0.625 0.375 0]. Four
+// significant digits, unless a value needs a few more to be told apart from
+// its neighbours (0.49999994 is not 0.5).
+func fmtProbs(p []float32) string {
+	parts := make([]string, len(p))
+	for i, v := range p {
+		parts[i] = fmt.Sprintf("%.4g", v)
+		if exact := strconv.FormatFloat(float64(v), 'g', -1, 32); exact != parts[i] && len(exact) <= 10 {
+			parts[i] = exact
+		}
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// keptIDs lists the ids of p with positive probability, in increasing order.
+func keptIDs(p []float32) []int {
+	ids := []int{}
+	for i, v := range p {
+		if v > 0 {
+			ids = append(ids, i)
+		}
+	}
+	return ids
+}
+
+// close32 reports whether got and want have the same length, agree within
+// tol everywhere, and give probability 0 to the same tokens (a dropped token
+// of probability 1e-7 is still a dropped token).
+func close32(got, want []float32, tol float64) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if !(math.Abs(float64(got[i])-float64(want[i])) <= tol) || (got[i] == 0) != (want[i] == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// restrict returns p with only the ids in keep, divided by their total: the
+// distribution a filter that keeps those ids must return.
+func restrict(p []float32, keep []int) []float32 {
+	out := make([]float32, len(p))
+	var sum float64
+	for _, id := range keep {
+		sum += float64(p[id])
+	}
+	for _, id := range keep {
+		out[id] = float32(float64(p[id]) / sum)
+	}
+	return out
+}
+
+// f32 converts probabilities to float32.
+func f32(p []float64) []float32 {
+	out := make([]float32, len(p))
+	for i, v := range p {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// randomLogits returns n logits spread over about [-4, 4], the same on every
+// run; ties are (practically) impossible.
+func randomLogits(n int, seed uint64) []float32 {
+	rng := engine.NewRNG(seed)
+	z := make([]float32, n)
+	for i := range z {
+		z[i] = 8 * (rng.Float32() - 0.5)
+	}
+	return z
+}
+
+// nearCumulative reports whether some running sum of p, taken from the most
+// to the least likely token, lies within 1e-5 of x. Fixtures avoid such p:
+// there the engine's rule (sum > p) and Hugging Face's (sum ≥ p), or a
+// float32 and a float64 sum, could disagree.
+func nearCumulative(p []float32, x float64) bool {
+	s := slices.Clone(p)
+	slices.SortFunc(s, func(a, b float32) int {
+		switch {
+		case a > b:
+			return -1
+		case a < b:
+			return 1
+		}
+		return 0
+	})
+	var cum float64
+	for _, v := range s {
+		cum += float64(v)
+		if math.Abs(cum-x) < 1e-5 {
+			return true
+		}
+	}
+	return false
+}
+
+// binomialCheck compares draw counts with the probabilities they should
+// follow: every count must lie within 5.5 standard deviations of n·p, and a
+// token of probability 0 must never be drawn. For one token a correct
+// sampler lands outside with probability about 4·10⁻⁸, so with up to 20
+// tokens a correct implementation fails less than once in 10⁶ runs. It
+// returns "" or what is wrong.
+func binomialCheck(counts []int, want []float64, n int) string {
+	for i, p := range want {
+		got := counts[i]
+		if p == 0 {
+			if got != 0 {
+				return fmt.Sprintf("token %d has probability 0 but was drawn %d times out of %d", i, got, n)
+			}
+			continue
+		}
+		mean := float64(n) * p
+		sd := math.Sqrt(float64(n) * p * (1 - p))
+		if math.Abs(float64(got)-mean) > 5.5*sd {
+			return fmt.Sprintf("token %d was drawn %d times out of %d (share %.4f); want about %.0f (probability %.4f, allowed ±%.0f)",
+				i, got, n, float64(got)/float64(n), mean, p, 5.5*sd)
+		}
+	}
+	return ""
+}

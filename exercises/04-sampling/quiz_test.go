@@ -1,0 +1,39 @@
+package sampling
+
+import (
+	"testing"
+
+	"github.com/tokenbytoken/course/exercises/internal/check"
+)
+
+// TestQuiz1: what temperature changes and what it leaves alone.
+//
+//grade:task 6 points 1
+func TestQuiz1(t *testing.T) {
+	defer check.Recover(t)
+	check.Quiz(t, "04-sampling", 1, "Answer1", Answer1, "abcd", "c5ca0fccc1180428f3927a3390d23a989c4bb8e1e26f185bb47806fb5ea76884")
+}
+
+// TestQuiz2: why top-p is adaptive.
+//
+//grade:task 6 points 1
+func TestQuiz2(t *testing.T) {
+	defer check.Recover(t)
+	check.Quiz(t, "04-sampling", 2, "Answer2", Answer2, "abcd", "ba3133313174ae511f803c73aa4db47a0f2acc9cb16da64a606dcea66676d94c")
+}
+
+// TestQuiz3: what min-p keeps, and how it differs from top-p.
+//
+//grade:task 6 points 1
+func TestQuiz3(t *testing.T) {
+	defer check.Recover(t)
+	check.Quiz(t, "04-sampling", 3, "Answer3", Answer3, "abcd", "6ac62c18b557a516315d0206e81fcbb4bf776050a55a04868ed018023aa5f376")
+}
+
+// TestQuiz4: why the same prompt gives different outputs.
+//
+//grade:task 6 points 1
+func TestQuiz4(t *testing.T) {
+	defer check.Recover(t)
+	check.Quiz(t, "04-sampling", 4, "Answer4", Answer4, "abcd", "fac09060c52e03023f4b244b71e86dc629640cc09cbb62f6cc5c152bb359411a")
+}

@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"time"
 )
@@ -50,6 +51,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	memory := fs.Int("memory", 2048, "memory limit for each test process, in `MiB`")
 	tests := fs.Bool("tests", false, "show every test, not a row per exercise (the default with -submission)")
 	minScore := fs.Int("min-score", -1, "exit with status 1 if the score is below `N` points")
+	submissions := fs.String("submissions", "", "grade every subfolder of `folder` as one learner's submission; reports go to -out")
+	outDir := fs.String("out", "grades", "with -submissions: write each learner's reports and class.csv to `folder`")
+	files := map[string]*string{}
+	for _, f := range []struct{ flag, file, what string }{
+		{"json", "report.json", "the report as JSON (totals, public and hidden totals, every test)"},
+		{"junit", "junit.xml", "the report as JUnit XML, for CI test reporters"},
+		{"markdown", "summary.md", "a Markdown summary, for a CI job page"},
+		{"classroom", "classroom.json", "the result JSON of GitHub Classroom's autograding reporter"},
+	} {
+		files[f.file] = fs.String(f.flag, "", "write "+f.what+" to `file`")
+	}
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./exercises/grade [flags] [exercise ...]")
 		fmt.Fprintln(stderr, "Grades the exercises (all, or those named: 02-softmax or 02) and prints a table.")
@@ -72,6 +84,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *submissions != "" {
+		if *submission != "" {
+			fmt.Fprintln(stderr, "grade: -submission and -submissions do not go together: one learner, or a folder of them")
+			return 2
+		}
+		if err := gradeClass(ctx, cfg, *submissions, *outDir, stdout); err != nil {
+			fmt.Fprintln(stderr, "grade:", err)
+			return 3
+		}
+		fmt.Fprintf(stdout, "reports in %s, class summary in %s\n", *outDir, filepath.Join(*outDir, "class.csv"))
+		return 0
+	}
 	rep, err := Grade(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "grade:", err)
@@ -89,6 +113,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "grade:", err)
 		return 3
+	}
+	for _, f := range reportFiles {
+		if p := files[f.name]; p != nil && *p != "" {
+			if err := writeReportFile(*p, rep, f.write); err != nil {
+				fmt.Fprintln(stderr, "grade:", err)
+				return 3
+			}
+		}
 	}
 	if *minScore >= 0 && rep.All().Score < *minScore {
 		fmt.Fprintf(stderr, "grade: score %d is below the minimum of %d\n", rep.All().Score, *minScore)

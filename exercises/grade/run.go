@@ -30,9 +30,10 @@ const outputLimit = 64 << 10
 // Result is one graded test.
 type Result struct {
 	Test
-	Status  string
-	Earned  int
-	Message string
+	Status   string
+	Earned   int
+	Message  string
+	Duration time.Duration
 }
 
 // Limits bound every test process.
@@ -69,7 +70,9 @@ func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result
 		return r
 	}
 	limitMemory(cmd.Process.Pid, lim.Memory)
+	start := time.Now()
 	err := cmd.Wait()
+	r.Duration = time.Since(start)
 	text := out.String()
 	switch {
 	case err == nil:

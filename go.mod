@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/janpfeifer/gonb v0.11.4
+	github.com/jstemmer/go-junit-report/v2 v2.1.0
 	golang.org/x/sys v0.29.0
 	gonum.org/v1/gonum v0.17.0
 )
@@ -19,7 +20,6 @@ require (
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect
-	github.com/jstemmer/go-junit-report/v2 v2.1.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/pkg/errors v0.9.1 // indirect

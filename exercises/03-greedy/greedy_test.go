@@ -1,0 +1,314 @@
+package greedy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
+)
+
+var (
+	inf = float32(math.Inf(1))
+	nan = float32(math.NaN())
+)
+
+// errModel is the error funcLM returns when told to fail.
+var errModel = errors.New("the test's model failed on purpose")
+
+// funcLM is a hand-built model: logits(prefix) is the row of logits for the
+// token after prefix. It keeps a copy of every prefix it is asked about.
+type funcLM struct {
+	vocab, context int
+	logits         func(prefix []int) []float32
+	failAt         int // the question (1, 2, …) that fails with errModel; 0: none
+	asked          [][]int
+}
+
+func (m *funcLM) VocabSize() int     { return m.vocab }
+func (m *funcLM) ContextLength() int { return m.context }
+
+func (m *funcLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.asked = append(m.asked, slices.Clone(prefix))
+	if len(m.asked) > 10000 {
+		panic("the test's model was asked 10,000 questions: the loop does not stop")
+	}
+	if len(m.asked) == m.failAt {
+		return nil, errModel
+	}
+	if n < 1 || n > len(prefix) || len(prefix) > m.context {
+		return nil, fmt.Errorf("NextLogits(a prefix of %d tokens, n = %d): want 1 ≤ n ≤ prefix length ≤ %d", len(prefix), n, m.context)
+	}
+	for _, id := range prefix {
+		if id < 0 || id >= m.vocab {
+			return nil, fmt.Errorf("NextLogits(%v, %d): %d is not a token of this %d-token model", prefix, n, id, m.vocab)
+		}
+	}
+	rows := make([][]float32, n)
+	for i := range rows {
+		rows[i] = m.logits(prefix[:len(prefix)-n+1+i])
+	}
+	return rows, nil
+}
+
+// tableLM makes a model whose logits depend only on the last token.
+func tableLM(context int, table map[int][]float32, vocab int) *funcLM {
+	return &funcLM{vocab: vocab, context: context, logits: func(prefix []int) []float32 {
+		if row, ok := table[prefix[len(prefix)-1]]; ok {
+			return slices.Clone(row)
+		}
+		return make([]float32, vocab)
+	}}
+}
+
+// sumLM makes a model that puts its weight on (sum of the whole prefix) mod
+// vocab: what comes next depends on every token so far.
+func sumLM(context, vocab int) *funcLM {
+	return &funcLM{vocab: vocab, context: context, logits: func(prefix []int) []float32 {
+		sum := 0
+		for _, id := range prefix {
+			sum += id
+		}
+		row := make([]float32, vocab)
+		row[sum%vocab] = 1
+		return row
+	}}
+}
+
+// TestTask1_PicksLargestLowestOnTies: Argmax finds the largest logit,
+// anywhere, with the lowest id among equals, and handles ±Inf.
+//
+//grade:task 1 points 1
+func TestTask1_PicksLargestLowestOnTies(t *testing.T) {
+	defer check.Recover(t)
+	for _, c := range []struct {
+		logits []float32
+		want   int
+	}{
+		{[]float32{0.1, 2.5, -1, 2.4}, 1},
+		{[]float32{-3, -2, -5}, 1},
+		{[]float32{1, 2, 3, 4, 5}, 4},
+		{[]float32{7}, 0},
+		{[]float32{1, 3, 3, 2}, 1},
+		{[]float32{0, 0, 4, 1, 4, 4}, 2},
+		{[]float32{5, 5, 5}, 0},
+		{[]float32{1e30, inf, 3, inf}, 1},
+		{[]float32{-inf, -inf, -1e30}, 2},
+		{[]float32{-inf, -inf}, 0},
+	} {
+		if got := Argmax(c.logits); got != c.want {
+			t.Errorf("Argmax(%v) = %d; want %d", c.logits, got, c.want)
+		}
+	}
+}
+
+// TestTask1_NaNAndEmpty: a NaN logit is never picked; with nothing to pick
+// (no logits, or only NaN) Argmax returns -1.
+//
+//grade:task 1 points 1
+func TestTask1_NaNAndEmpty(t *testing.T) {
+	defer check.Recover(t)
+	for _, c := range []struct {
+		logits []float32
+		want   int
+	}{
+		{[]float32{nan, 1, 3, nan}, 2},
+		{[]float32{nan, -inf}, 1},
+		{[]float32{2, nan, 2}, 0},
+		{[]float32{inf, nan, 1}, 0},
+		{[]float32{nan, nan, 0}, 2},
+		{[]float32{nan}, -1},
+		{[]float32{nan, nan, nan}, -1},
+		{[]float32{}, -1},
+		{nil, -1},
+	} {
+		if got := Argmax(c.logits); got != c.want {
+			t.Errorf("Argmax(%v) = %d; want %d", c.logits, got, c.want)
+		}
+	}
+}
+
+// TestTask1_MatchesEngine: Argmax agrees with engine.Argmax on the course
+// model's logits and on 500 random rows full of ties.
+//
+//grade:task 1 points 1
+func TestTask1_MatchesEngine(t *testing.T) {
+	defer check.Recover(t)
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatalf("loading the course's model: %v", err)
+	}
+	ids, err := tok.Encode("func (b *Buffer) Len() int {\n\treturn len(b.buf) - b.off\n}", true, false)
+	if err != nil {
+		t.Fatalf("engine's Encode: %v", err)
+	}
+	rows, err := engine.NewModelLM(m, 1).NextLogits(ids, len(ids))
+	if err != nil {
+		t.Fatalf("course model's NextLogits: %v", err)
+	}
+	for i, row := range rows {
+		if got, want := Argmax(row), engine.Argmax(row); got != want {
+			t.Errorf("Argmax(the course model's %d logits after %q) = %d; want %d", len(row), tok.DecodeAll(ids[:i+1]), got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	wrong := 0
+	for range 500 {
+		row := make([]float32, 1+r.IntN(12))
+		for j := range row {
+			row[j] = float32(r.IntN(6)) - 2.5 // few values, so many ties
+		}
+		if got, want := Argmax(row), engine.Argmax(row); got != want {
+			t.Errorf("Argmax(%v) = %d; want %d", row, got, want)
+			if wrong++; wrong == 5 {
+				t.FailNow()
+			}
+		}
+	}
+}
+
+// TestTask2_FollowsTheArgmax: Greedy appends the argmax at every step,
+// asks the model about the whole sequence so far, and returns only the new
+// tokens.
+//
+//grade:task 2 points 2
+func TestTask2_FollowsTheArgmax(t *testing.T) {
+	defer check.Recover(t)
+	lm := tableLM(100, map[int][]float32{
+		0: {0, 1, 3, 3, 2},    // → 2 (tied with 3)
+		2: {5, 0, 0, 0, 9},    // → 4
+		4: {1, 7, 0, 7, -inf}, // → 1 (tied with 3)
+		1: {2, 2, 2, 2, 2},    // → 0
+		3: {0, 0, 0, 1, 0},    // → 3
+	}, 5)
+	got, err := Greedy(lm, []int{0}, 6, nil)
+	if want := []int{2, 4, 1, 0, 2, 4}; err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Greedy(table model, prompt [0], maxNew 6, nil) = %v, %v; want %v, nil", got, err, want)
+	}
+	if len(lm.asked) != 6 {
+		t.Errorf("Greedy with maxNew 6 asked the model %d times; want 6", len(lm.asked))
+	}
+
+	lm = sumLM(100, 7)
+	backing := []int{1, 2, -1, -1, -1, -1, -1, -1}
+	got, err = Greedy(lm, backing[:2], 5, nil)
+	want := []int{3, 6, 5, 3, 6}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Greedy(model predicting the sum of the whole prefix mod 7, prompt [1 2], maxNew 5, nil) = %v, %v; want %v, nil", got, err, want)
+	}
+	seq := append([]int{1, 2}, want...)
+	for i, prefix := range lm.asked {
+		if !slices.Equal(prefix, seq[:2+i]) {
+			t.Errorf("step %d asked the model about %v; want %v (the prompt and every token made so far)", i+1, prefix, seq[:2+i])
+		}
+	}
+	if !slices.Equal(backing, []int{1, 2, -1, -1, -1, -1, -1, -1}) {
+		t.Errorf("Greedy changed the array under the caller's prompt to %v; want it untouched (copy the prompt before appending)", backing)
+	}
+}
+
+// TestTask2_StopConditions: an end token stops greedy decoding and is
+// returned; a full context stops it; maxNew = 0 sets no limit of its own.
+//
+//grade:task 2 points 1
+func TestTask2_StopConditions(t *testing.T) {
+	defer check.Recover(t)
+	// The sum model over 7 tokens from [1 2] makes 3 6 5 3 6 5 …
+	isFive := func(id int) bool { return id == 5 }
+	for _, c := range []struct {
+		maxNew, context int
+		isEnd           func(int) bool
+		ending          string
+		want            []int
+	}{
+		{10, 100, isFive, "isEnd(5)", []int{3, 6, 5}},
+		{0, 100, isFive, "isEnd(5)", []int{3, 6, 5}},
+		{2, 100, isFive, "isEnd(5)", []int{3, 6}},
+		{0, 6, nil, "nil", []int{3, 6, 5, 3}},
+		{100, 6, nil, "nil", []int{3, 6, 5, 3}},
+		{0, 3, nil, "nil", []int{3}},
+	} {
+		lm := sumLM(c.context, 7)
+		got, err := Greedy(lm, []int{1, 2}, c.maxNew, c.isEnd)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("Greedy(sum model with a context of %d, prompt [1 2], maxNew %d, %s) = %v, %v; want %v, nil", c.context, c.maxNew, c.ending, got, err, c.want)
+		}
+	}
+}
+
+// TestTask2_Errors: an empty prompt or one that fills the context is an
+// error before any model call; a model error comes back with the tokens
+// made before it; logits with nothing to pick are an error.
+//
+//grade:task 2 points 1
+func TestTask2_Errors(t *testing.T) {
+	defer check.Recover(t)
+	lm := sumLM(4, 7)
+	if got, err := Greedy(lm, nil, 5, nil); err == nil || len(lm.asked) != 0 {
+		t.Errorf("Greedy(model, empty prompt, …) = %v, %v after %d model calls; want an error and no call", got, err, len(lm.asked))
+	}
+	lm = sumLM(4, 7)
+	if got, err := Greedy(lm, []int{1, 2, 3, 4}, 5, nil); err == nil || len(lm.asked) != 0 {
+		t.Errorf("Greedy(model with a context of 4, prompt of 4 tokens, …) = %v, %v after %d model calls; want an error (no room for a new token) and no call", got, err, len(lm.asked))
+	}
+	lm = sumLM(100, 7)
+	lm.failAt = 3
+	got, err := Greedy(lm, []int{1, 2}, 10, nil)
+	if !errors.Is(err, errModel) || !slices.Equal(got, []int{3, 6}) {
+		t.Errorf("Greedy(model that fails at its 3rd call, prompt [1 2], maxNew 10) = %v, %v; want [3 6] and the model's error (wrapped with %%w is fine)", got, err)
+	}
+	lm = tableLM(100, map[int][]float32{0: {0, 5, 1}, 1: {nan, nan, nan}}, 3)
+	got, err = Greedy(lm, []int{0}, 10, nil)
+	if err == nil || !slices.Equal(got, []int{1}) {
+		t.Errorf("Greedy(model whose logits after token 1 are all NaN, prompt [0], maxNew 10) = %v, %v; want [1] and an error: no token can be picked at step 2", got, err)
+	}
+}
+
+// TestTask2_CourseModel: Greedy on the course's model writes exactly what
+// engine.Generate writes at temperature 0, token for token (its end token
+// included).
+//
+//grade:task 2 points 2
+func TestTask2_CourseModel(t *testing.T) {
+	defer check.Recover(t)
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatalf("loading the course's model: %v", err)
+	}
+	for _, c := range []struct {
+		prompt string
+		maxNew int
+	}{
+		{"func (b *Buffer) Len() int {\n\t", 40}, // ends with the end token after 10
+		{"// Package ", 60},
+		{"\tif err != nil {\n\t\t", 60},
+	} {
+		var want []int
+		for step, err := range engine.Generate(context.Background(), m, tok, c.prompt, engine.Options{MaxNewTokens: c.maxNew, Temperature: 0}) {
+			if err != nil {
+				t.Fatalf("engine.Generate: %v", err)
+			}
+			if step.ID != engine.NoToken {
+				want = append(want, step.ID)
+			}
+		}
+		ids, err := tok.Encode(c.prompt, true, false)
+		if err != nil {
+			t.Fatalf("engine's Encode(%q): %v", c.prompt, err)
+		}
+		got, err := Greedy(engine.NewModelLM(m, 1), ids, c.maxNew, tok.IsEnd)
+		if err != nil || !slices.Equal(got, want) {
+			at := 0
+			for at < min(len(got), len(want)) && got[at] == want[at] {
+				at++
+			}
+			t.Errorf("Greedy(course model, %q, maxNew %d, tok.IsEnd) = %d tokens, %v; they differ from engine.Generate's %d tokens at token %d\ngot  %q\nwant %q",
+				c.prompt, c.maxNew, len(got), err, len(want), at, tok.DecodeAll(got), tok.DecodeAll(want))
+		}
+	}
+}

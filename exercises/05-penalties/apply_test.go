@@ -1,0 +1,139 @@
+package penalties
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
+)
+
+// TestTask4_Recent: Recent keeps the last window tokens; a window of 0, a
+// negative one, or one at least as long as the history keeps all of it.
+//
+//grade:task 4 points 1
+func TestTask4_Recent(t *testing.T) {
+	defer check.Recover(t)
+	h := []int{1, 2, 3, 4, 5}
+	for _, c := range []struct {
+		window int
+		want   []int
+	}{
+		{2, []int{4, 5}}, {1, []int{5}}, {4, []int{2, 3, 4, 5}},
+		{5, h}, {10, h}, {0, h}, {-1, h},
+	} {
+		if got := Recent(slices.Clone(h), c.window); !slices.Equal(got, c.want) {
+			t.Errorf("Recent(%v, %d) = %v; want %v", h, c.window, got, c.want)
+		}
+	}
+}
+
+// TestTask4_Apply: Apply runs the repetition penalty before presence and
+// frequency, limits them to the window but not the n-gram ban, treats
+// Repetition 0 as off, and puts the logits back when every token is banned.
+//
+//grade:task 4 points 2
+func TestTask4_Apply(t *testing.T) {
+	defer check.Recover(t)
+	for _, c := range []struct {
+		p       Penalties
+		logits  []float32
+		history []int
+		want    []float32
+		why     string
+	}{
+		{Penalties{Repetition: 2, Presence: 1}, []float32{4, -1, 1}, []int{0, 1},
+			[]float32{1, -3, 1}, "repetition first (4/2 = 2, -1×2 = -2), then presence (-1); the other order gives [1.5 -4 1]"},
+		{Penalties{Frequency: 1, Window: 2}, []float32{5, 5, 5, 5}, []int{0, 0, 1, 2},
+			[]float32{5, 4, 4, 5}, "the window of 2 sees only [1 2]"},
+		{Penalties{Repetition: 2, Window: 1}, []float32{4, 4, 4}, []int{0, 1, 0, 2},
+			[]float32{4, 4, 2}, "the window of 1 sees only [2]"},
+		{Penalties{NoRepeatNGram: 2, Window: 1}, []float32{1, 1, 1, 1}, []int{0, 1, 2, 0},
+			[]float32{1, inf, 1, 1}, "the n-gram ban reads the whole history: 0 was followed by 1"},
+		{Penalties{Presence: 0.5}, []float32{2, 2}, []int{0},
+			[]float32{1.5, 2}, "Repetition 0 means off"},
+		{Penalties{Presence: 1, NoRepeatNGram: 2}, []float32{1, 2}, []int{0, 1, 0, 0},
+			[]float32{1, 2}, "0 was followed by 1 and by 0: both banned, so the logits are put back as given"},
+		{Penalties{}, []float32{1, -1}, []int{0, 1}, []float32{1, -1}, "no penalties: nothing changes"},
+	} {
+		z := slices.Clone(c.logits)
+		c.p.Apply(z, slices.Clone(c.history))
+		if !sameLogits(z, c.want) {
+			t.Errorf("%+v.Apply(%v, history %v) gave %s; want %s (%s)", c.p, c.logits, c.history, fmtLogits(z), fmtLogits(c.want), c.why)
+		}
+	}
+}
+
+// TestTask4_GreedyOnModel: on the course's model, greedy decoding with your
+// penalties applied in engine.SampleLoop's pick writes the same tokens as
+// the engine's own sampler at temperature 0 with the same Options.
+//
+//grade:task 4 points 2
+func TestTask4_GreedyOnModel(t *testing.T) {
+	defer check.Recover(t)
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt, err := tok.Encode("// Package ", true, false) // greedy loops on "the passes of the passes of …"
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm := engine.NewModelLM(m, 1)
+	const n = 60
+	// run generates n tokens greedily with pick, which also gets the text so
+	// far (the prompt without BOS, then every generated token).
+	run := func(pick func(logits []float32, history []int) int) ([]int, error) {
+		history := slices.Clone(prompt[1:])
+		var out []int
+		for id, err := range engine.SampleLoop(lm, prompt, n, func(l []float32) int { return pick(l, history) }, tok.IsEnd) {
+			if err != nil {
+				return out, err
+			}
+			out = append(out, id)
+			history = append(history, id)
+		}
+		return out, nil
+	}
+	for _, p := range []Penalties{
+		{Repetition: 1.3},
+		{Presence: 1, Frequency: 0.5},
+		{Frequency: 0.5, Window: 16},
+		{NoRepeatNGram: 3},
+		{Repetition: 1.2, Presence: 0.3, Frequency: 0.3, Window: 32, NoRepeatNGram: 4},
+	} {
+		opts := engine.Options{RepetitionPenalty: p.Repetition, PresencePenalty: p.Presence, FrequencyPenalty: p.Frequency,
+			PenaltyWindow: p.Window, NoRepeatNGram: p.NoRepeatNGram}
+		es, err := opts.NewSampler(m.Config.VocabSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := run(func(l []float32, h []int) int { return es.Sample(l, h...) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := run(func(l []float32, h []int) int {
+			z := slices.Clone(l)
+			p.Apply(z, slices.Clone(h))
+			return engine.Argmax(z)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			at := 0
+			for at < len(got) && at < len(want) && got[at] == want[at] {
+				at++
+			}
+			t.Errorf("%+v: greedy decoding with your Apply wrote %q; the engine, with %s, writes %q (first difference at token %d)",
+				p, tok.DecodeAll(got), describe(opts), tok.DecodeAll(want), at)
+		}
+	}
+}
+
+// describe names the penalty settings of opts.
+func describe(o engine.Options) string {
+	return fmt.Sprintf("RepetitionPenalty %v, PresencePenalty %v, FrequencyPenalty %v, PenaltyWindow %d, NoRepeatNGram %d",
+		o.RepetitionPenalty, o.PresencePenalty, o.FrequencyPenalty, o.PenaltyWindow, o.NoRepeatNGram)
+}

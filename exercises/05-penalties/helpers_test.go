@@ -1,0 +1,98 @@
+package penalties
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tokenbytoken/course/engine"
+)
+
+var inf = float32(math.Inf(-1))
+
+// fmtLogits formats logits readably: [1 -2 0.5 -Inf].
+func fmtLogits(z []float32) string {
+	parts := make([]string, len(z))
+	for i, v := range z {
+		parts[i] = fmt.Sprintf("%.4g", v)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// sameLogits reports whether got and want have the same length and agree
+// within 1e-5 everywhere (-Inf only where want has -Inf).
+func sameLogits(got, want []float32) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if math.IsInf(float64(want[i]), -1) || math.IsInf(float64(got[i]), -1) {
+			if got[i] != want[i] {
+				return false
+			}
+			continue
+		}
+		if !(math.Abs(float64(got[i])-float64(want[i])) <= 1e-5) {
+			return false
+		}
+	}
+	return true
+}
+
+// untouched lists the ids that are not in history.
+func untouched(n int, history []int) []int {
+	seen := make([]bool, n)
+	for _, id := range history {
+		seen[id] = true
+	}
+	var out []int
+	for id := range n {
+		if !seen[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// randomCase returns n logits spread over about [-4, 4] and a history of h
+// token ids drawn from the first k ids (so there are many repeats), the
+// same on every run.
+func randomCase(n, h, k int, seed uint64) ([]float32, []int) {
+	rng := engine.NewRNG(seed)
+	z := make([]float32, n)
+	for i := range z {
+		z[i] = 8 * (rng.Float32() - 0.5)
+	}
+	history := make([]int, h)
+	for i := range history {
+		history[i] = int(rng.Uint32() % uint32(k))
+	}
+	return z, history
+}
+
+// differences describes, for up to five tokens, where got and want differ:
+// the token, its logit before, how often it occurs in history, and both
+// results.
+func differences(before, got, want []float32, history []int) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("got %d logits; want %d", len(got), len(want))
+	}
+	var parts []string
+	for id := range want {
+		if sameLogits(got[id:id+1], want[id:id+1]) {
+			continue
+		}
+		if len(parts) == 5 {
+			parts = append(parts, "…")
+			break
+		}
+		seen := 0
+		for _, h := range history {
+			if h == id {
+				seen++
+			}
+		}
+		parts = append(parts, fmt.Sprintf("token %d (logit %.4g, seen %d×): got %.4g, want %.4g", id, before[id], seen, got[id], want[id]))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -19,9 +19,9 @@ func TestTask1_Boundaries(t *testing.T) {
 		coin float32
 		want int
 	}{
-		{0, 0}, {0.1, 0}, {0.2499999, 0},
 		{0.25, 1}, {0.5, 1}, {0.7499999, 1}, // 0.25 is on the boundary: token 1
 		{0.75, 2}, {0.99999994, 2}, // 0.75 is on the boundary: token 2
+		{0, 0}, {0.1, 0}, {0.2499999, 0},
 	}
 	calledBadly := false
 	for _, c := range cases {

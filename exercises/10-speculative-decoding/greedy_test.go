@@ -1,0 +1,283 @@
+package speculative
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
+)
+
+// chainLM is a hand-built model whose favourite next token depends only on
+// the last one: next[last] gets logit 3, every other token 0.
+type chainLM struct {
+	next    []int
+	context int
+}
+
+func (m chainLM) VocabSize() int     { return len(m.next) }
+func (m chainLM) ContextLength() int { return m.context }
+
+func (m chainLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	if n < 1 || n > len(prefix) || len(prefix) > m.context {
+		return nil, fmt.Errorf("NextLogits(%v, %d) on a model with a context of %d: need 1 ≤ n ≤ len(prefix) ≤ context", prefix, n, m.context)
+	}
+	rows := make([][]float32, n)
+	for i := range rows {
+		rows[i] = make([]float32, len(m.next))
+		rows[i][m.next[prefix[len(prefix)-n+i]]] = 3
+	}
+	return rows, nil
+}
+
+// counting wraps a model and counts its passes.
+type counting struct {
+	LM
+	calls int
+}
+
+func (c *counting) NextLogits(prefix []int, n int) ([][]float32, error) {
+	c.calls++
+	return c.LM.NextLogits(prefix, n)
+}
+
+// The hand-built pair: the target goes 0 → 1 → 2 → 3 → 4 → 1 → …; the draft
+// agrees except after 2, where it guesses 4. Token 5 ends the text, and
+// endTarget goes 3 → 5.
+const endToken = 5
+
+var (
+	target      = chainLM{next: []int{1, 2, 3, 4, 1, 1}, context: 64}
+	draft       = chainLM{next: []int{1, 2, 4, 4, 1, 1}, context: 64}
+	endTarget   = chainLM{next: []int{1, 2, 3, 5, 1, 1}, context: 64}
+	endDraft    = chainLM{next: []int{1, 2, 4, 5, 1, 1}, context: 64} // agrees on the end
+	endDraftBad = chainLM{next: []int{1, 2, 4, 4, 1, 1}, context: 64} // misses it
+	wrongDraft  = chainLM{next: []int{0, 0, 0, 0, 0, 0}, context: 64} // always wrong after 0
+)
+
+func isEndToken(id int) bool { return id == endToken }
+
+// greedyAlone is the target's own greedy continuation, one pass per token.
+func greedyAlone(m LM, prompt []int, n int, isEnd func(int) bool) []int {
+	seq := slices.Clone(prompt)
+	var out []int
+	for len(out) < n && len(seq) < m.ContextLength() {
+		rows, err := m.NextLogits(seq, 1)
+		if err != nil {
+			panic(err)
+		}
+		id := engine.Argmax(rows[0])
+		out = append(out, id)
+		seq = append(seq, id)
+		if isEnd != nil && isEnd(id) {
+			break
+		}
+	}
+	return out
+}
+
+// TestTask4_HandModels: on the hand-built models, every γ and length gives
+// the target's own greedy output, whatever the draft.
+//
+//grade:task 4 points 2
+func TestTask4_HandModels(t *testing.T) {
+	defer check.Recover(t)
+	pairs := []struct {
+		name          string
+		target, draft LM
+		isEnd         func(int) bool
+	}{
+		{"target with a draft that errs after 2", target, draft, nil},
+		{"target with itself as the draft", target, target, nil},
+		{"target with a draft that is always wrong", target, wrongDraft, nil},
+		{"ending target with a draft that agrees on the end", endTarget, endDraft, isEndToken},
+		{"ending target with a draft that misses the end", endTarget, endDraftBad, isEndToken},
+	}
+	for _, pair := range pairs {
+		for gamma := 1; gamma <= 5; gamma++ {
+			for _, n := range []int{1, 2, 7, 12} {
+				want := greedyAlone(pair.target, []int{0}, n, pair.isEnd)
+				res, err := Greedy(pair.target, pair.draft, []int{0}, gamma, n, pair.isEnd)
+				if err != nil {
+					t.Fatalf("Greedy(%s, prompt [0], γ %d, max %d) returned error %v", pair.name, gamma, n, err)
+				}
+				if !slices.Equal(res.Tokens, want) {
+					t.Errorf("Greedy(%s, prompt [0], γ %d, max %d) = %v; want the target's greedy %v", pair.name, gamma, n, res.Tokens, want)
+				}
+			}
+		}
+	}
+}
+
+// TestTask4_Counts: accepted and rejected proposals, rounds, and passes of
+// each model, worked out by hand.
+//
+//grade:task 4 points 2
+func TestTask4_Counts(t *testing.T) {
+	defer check.Recover(t)
+	cases := []struct {
+		name                                        string
+		target, draft                               LM
+		gamma, maxNew                               int
+		isEnd                                       func(int) bool
+		tokens                                      []int
+		accepted, rejected, rounds, passes, drafted int
+		why                                         string
+	}{
+		{"target, draft erring after 2", target, draft, 3, 8, nil, []int{1, 2, 3, 4, 1, 2, 3, 4}, 5, 1, 3, 3, 6,
+			"round 1: proposals 1 2 4, the target wants 3 for the last; round 2: 4 1 2 all kept plus the bonus 3; round 3: 1 token left, no proposal, the target's 4"},
+		{"target, itself as the draft", target, target, 3, 10, nil, []int{1, 2, 3, 4, 1, 2, 3, 4, 1, 2}, 7, 0, 3, 3, 7,
+			"rounds of 3 + 1 bonus, 3 + 1, then 1 + 1 for the last 2 tokens"},
+		{"ending target, draft agreeing on the end", endTarget, endDraft, 3, 20, isEndToken, []int{1, 2, 3, 5}, 3, 1, 2, 2, 4,
+			"round 1: 1 2 kept, 4 replaced by 3; round 2: the draft proposes the end token and stops proposing; it is kept and ends the text"},
+		{"ending target, draft missing the end", endTarget, endDraftBad, 3, 20, isEndToken, []int{1, 2, 3, 5}, 2, 2, 2, 2, 6,
+			"round 2: the draft proposes 4 1 2, the target replaces 4 by the end token, which ends the text"},
+	}
+	for _, c := range cases {
+		tc, dc := &counting{LM: c.target}, &counting{LM: c.draft}
+		res, err := Greedy(tc, dc, []int{0}, c.gamma, c.maxNew, c.isEnd)
+		if err != nil {
+			t.Fatalf("Greedy(%s, γ %d, max %d) returned error %v", c.name, c.gamma, c.maxNew, err)
+		}
+		if !slices.Equal(res.Tokens, c.tokens) || res.Accepted != c.accepted || res.Rejected != c.rejected || res.Rounds != c.rounds || tc.calls != c.passes || dc.calls != c.drafted {
+			t.Errorf("Greedy(%s, prompt [0], γ %d, max %d): tokens %v, accepted %d, rejected %d, rounds %d, target passes %d, draft passes %d; want %v, %d, %d, %d, %d, %d: %s",
+				c.name, c.gamma, c.maxNew, res.Tokens, res.Accepted, res.Rejected, res.Rounds, tc.calls, dc.calls,
+				c.tokens, c.accepted, c.rejected, c.rounds, c.passes, c.drafted, c.why)
+		}
+	}
+}
+
+// TestTask4_CourseModels: the course's target (engine.Default) with its
+// draft (engine.DefaultDraft) gives, token for token, the target's greedy
+// output, with one target pass per round, and the same counts as
+// engine.Speculative at temperature 0.
+//
+//grade:task 4 points 2
+func TestTask4_CourseModels(t *testing.T) {
+	defer check.Recover(t)
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := engine.DefaultDraft()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		prompt        string
+		gamma, maxNew int
+		isEnd         func(int) bool
+	}{
+		{"func (b *Buffer) WriteString(s string) (n int, err error) {", 4, 40, nil},
+		{"func (b *Buffer) Len() int {", 3, 30, tok.IsEnd},
+	}
+	for _, c := range cases {
+		prompt, err := tok.Encode(c.prompt, true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := greedyAlone(engine.NewModelLM(m, 1), prompt, c.maxNew, c.isEnd)
+		tc := &counting{LM: engine.NewModelLM(m, 1)}
+		res, err := Greedy(tc, engine.NewModelLM(d, 1), prompt, c.gamma, c.maxNew, c.isEnd)
+		call := fmt.Sprintf("Greedy(course target, course draft, %q, γ %d, max %d)", c.prompt, c.gamma, c.maxNew)
+		if err != nil {
+			t.Fatalf("%s returned error %v", call, err)
+		}
+		if !slices.Equal(res.Tokens, want) {
+			t.Errorf("%s = %q %v; want the target's greedy %q %v", call, tok.DecodeAll(res.Tokens), res.Tokens, tok.DecodeAll(want), want)
+			continue
+		}
+		ref, err := engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), prompt,
+			engine.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Accepted != ref.Accepted || res.Rejected != ref.Rejected || res.Rounds != ref.TargetPasses || tc.calls != ref.TargetPasses {
+			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; engine.Speculative: accepted %d, rejected %d, %d rounds of one target pass",
+				call, res.Accepted, res.Rejected, res.Rounds, tc.calls, ref.Accepted, ref.Rejected, ref.TargetPasses)
+		}
+	}
+}
+
+// TestTask4_Errors: impossible settings are errors; the context limits the
+// length.
+//
+//grade:task 4 points 1
+func TestTask4_Errors(t *testing.T) {
+	defer check.Recover(t)
+	short := chainLM{next: target.next, context: 6}
+	res, err := Greedy(short, draft, []int{0}, 3, 20, nil)
+	if want := []int{1, 2, 3, 4, 1}; err != nil || !slices.Equal(res.Tokens, want) {
+		t.Errorf("Greedy(target with a context of 6, draft, prompt [0], γ 3, max 20) = %v, %v; want %v, nil: room for 5 new tokens", res.Tokens, err, want)
+	}
+	small := chainLM{next: []int{1, 2, 3, 0}, context: 64}
+	cases := []struct {
+		name          string
+		target, draft LM
+		prompt        []int
+		gamma, maxNew int
+	}{
+		{"γ 0", target, draft, []int{0}, 0, 8},
+		{"max new tokens 0", target, draft, []int{0}, 3, 0},
+		{"a draft with 4 tokens and a target with 6", target, small, []int{0}, 3, 8},
+		{"an empty prompt", target, draft, nil, 3, 8},
+		{"a prompt filling the context", short, draft, []int{0, 1, 2, 3, 4, 1}, 3, 8},
+	}
+	for _, c := range cases {
+		if res, err := Greedy(c.target, c.draft, c.prompt, c.gamma, c.maxNew, nil); err == nil {
+			t.Errorf("Greedy with %s = %v, nil; want an error", c.name, res.Tokens)
+		}
+	}
+}
+
+// TestTask5_Formula: (1 − α^(γ+1)) / (1 − α), by hand and as the sum
+// 1 + α + … + α^γ.
+//
+//grade:task 5 points 1
+func TestTask5_Formula(t *testing.T) {
+	defer check.Recover(t)
+	cases := []struct {
+		alpha float64
+		gamma int
+		want  float64
+	}{
+		{0.8, 4, 3.3616},  // (1 − 0.32768) / 0.2
+		{0.3, 4, 1.42510}, // (1 − 0.00243) / 0.7, rounded
+		{0.5, 2, 1.75},
+		{0, 6, 1},
+	}
+	for _, c := range cases {
+		if got := ExpectedTokensPerPass(c.alpha, c.gamma); math.Abs(got-c.want) > 1e-5 {
+			t.Errorf("ExpectedTokensPerPass(%g, %d) = %.6g; want %.6g", c.alpha, c.gamma, got, c.want)
+		}
+	}
+	for _, alpha := range []float64{0.1, 0.25, 0.5, 0.7, 0.9, 0.99} {
+		for gamma := 1; gamma <= 8; gamma++ {
+			var sum float64
+			for k := range gamma + 1 {
+				sum += math.Pow(alpha, float64(k))
+			}
+			if got := ExpectedTokensPerPass(alpha, gamma); math.Abs(got-sum) > 1e-9 {
+				t.Errorf("ExpectedTokensPerPass(%g, %d) = %.10g; want 1 + α + … + α^γ = %.10g", alpha, gamma, got, sum)
+			}
+		}
+	}
+}
+
+// TestTask5_AlphaOne: at α = 1 every proposal is kept and a round yields
+// γ + 1 tokens; the fraction is 0/0 there and must not give NaN.
+//
+//grade:task 5 points 1
+func TestTask5_AlphaOne(t *testing.T) {
+	defer check.Recover(t)
+	for gamma := 0; gamma <= 8; gamma++ {
+		if got := ExpectedTokensPerPass(1, gamma); got != float64(gamma+1) {
+			t.Errorf("ExpectedTokensPerPass(1, %d) = %v; want %d (the limit of the fraction, 1 + 1 + … + 1)", gamma, got, gamma+1)
+		}
+		if got := ExpectedTokensPerPass(0.999999, gamma); math.Abs(got-float64(gamma+1)) > 1e-3*float64(gamma+1) {
+			t.Errorf("ExpectedTokensPerPass(0.999999, %d) = %v; want close to %d", gamma, got, gamma+1)
+		}
+	}
+}

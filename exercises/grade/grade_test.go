@@ -330,6 +330,18 @@ func TestHostileSubmissions(t *testing.T) {
 			says:  `imports "unsafe"`,
 		},
 		{
+			name:  "embedding the tests' source to print it",
+			files: map[string]string{"exercises/01-demo/leak.go": "package demo\n\nimport _ \"embed\"\n\n//go:embed demo_test.go\nvar source string\n"},
+			want:  with("error 0", "error 0", "error 0"),
+			says:  `imports "embed"`,
+		},
+		{
+			name:  "writing files around it",
+			files: map[string]string{"exercises/01-demo/write.go": "package demo\n\nimport \"io/ioutil\"\n\nfunc init() { ioutil.WriteFile(\"../../report.json\", nil, 0o644) }\n"},
+			want:  with("error 0", "error 0", "error 0"),
+			says:  `imports "io/ioutil"`,
+		},
+		{
 			name: "prints passing lines and test2json events",
 			files: map[string]string{demo: strings.Replace(demoSolution, "return 2 * x",
 				"fmt.Print(\"--- PASS: TestTask2_Double (0.00s)\\nPASS\\nok  \\tdemo\\t0.1s\\n\\x16--- PASS: TestTask2_Double (0.00s)\\n{\\\"Action\\\":\\\"pass\\\",\\\"Test\\\":\\\"TestTask2_Double\\\"}\\n\")\n\treturn x", 1),

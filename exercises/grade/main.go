@@ -20,6 +20,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -105,10 +106,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 3
 	}
+	// The table goes out in one write: a notebook shows each write of a
+	// cell's output as it comes, and would break the table's lines apart.
+	var table bytes.Buffer
 	if *tests || *submission != "" {
-		err = writeTests(stdout, rep)
+		err = writeTests(&table, rep)
 	} else {
-		err = writeProgress(stdout, rep)
+		err = writeProgress(&table, rep)
+	}
+	if err == nil {
+		_, err = stdout.Write(table.Bytes())
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "grade:", err)

@@ -269,7 +269,7 @@ func TestTask2_Deadline(t *testing.T) {
 	}
 
 	// A slow model that ignores its context: 5 ms a token, the end token
-	// after 400 tokens (2 s).
+	// after 400 tokens (at least 2 s).
 	slow := func(_ context.Context, generated []int) (int, string, error) {
 		time.Sleep(5 * time.Millisecond)
 		if len(generated) >= 400 {
@@ -277,13 +277,13 @@ func TestTask2_Deadline(t *testing.T) {
 		}
 		return 1, "ab", nil
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 	start = time.Now()
 	res, err = Generate(ctx, slow, Config{IsEnd: isEnd})
 	took = time.Since(start)
 	cancel()
 	if err != nil || res.Finish != FinishDeadline || len(res.IDs) == 0 || took > bound || res.Text != strings.Repeat("ab", len(res.IDs)) {
-		t.Errorf("a slow model (5 ms a token, ignoring ctx) with a 100 ms deadline: Generate returned after %v with %d ids, Text of %d bytes, Finish %q, error %v; want within %v, at least 1 id and 2 bytes per id, Finish %q, no error",
+		t.Errorf("a slow model (5 ms a token, ignoring ctx) with a 200 ms deadline: Generate returned after %v with %d ids, Text of %d bytes, Finish %q, error %v; want within %v, at least 1 id and 2 bytes per id, Finish %q, no error",
 			took.Round(time.Millisecond), len(res.IDs), len(res.Text), res.Finish, err, bound, FinishDeadline)
 	}
 

@@ -50,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("j", runtime.NumCPU(), "grade this many exercises at once")
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit for each test")
 	memory := fs.Int("memory", 2048, "memory limit for each test process, in `MiB`")
-	tests := fs.Bool("tests", false, "show every test, not a row per exercise (the default with -submission)")
+	tests := fs.Bool("tests", false, "show every test, not a row per exercise (the default with -submission; -tests=false for the rows)")
 	minScore := fs.Int("min-score", -1, "exit with status 1 if the score is below `N` points")
 	submissions := fs.String("submissions", "", "grade every subfolder of `folder` as one learner's submission; reports go to -out")
 	outDir := fs.String("out", "grades", "with -submissions: write each learner's reports and class.csv to `folder`")
@@ -108,8 +108,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// The table goes out in one write: a notebook shows each write of a
 	// cell's output as it comes, and would break the table's lines apart.
+	perTest := *submission != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "tests" {
+			perTest = *tests
+		}
+	})
 	var table bytes.Buffer
-	if *tests || *submission != "" {
+	if perTest {
 		err = writeTests(&table, rep)
 	} else {
 		err = writeProgress(&table, rep)

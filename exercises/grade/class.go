@@ -22,6 +22,7 @@ var reportFiles = []struct {
 	{"junit.xml", writeJUnit},
 	{"summary.md", writeMarkdown},
 	{"classroom.json", writeClassroom},
+	{"events.json", writeEvents},
 }
 
 // writeReportFile writes a report to path through a temporary file in the

@@ -120,6 +120,30 @@ func TestMarkdownAndClassroomReports(t *testing.T) {
 	}
 }
 
+func TestEventsRecord(t *testing.T) {
+	_, _, _, rep := halfDoneWithHidden(t)
+	var b bytes.Buffer
+	if err := writeEvents(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	final := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var ev struct{ Action, Package, Test, Output string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not a test2json event: %q: %v", line, err)
+		}
+		if ev.Test != "" && (ev.Action == "pass" || ev.Action == "fail") {
+			final[ev.Package+"/"+ev.Test] = ev.Action
+		}
+	}
+	want := map[string]string{"01-demo/TestTask1_Add": "pass", "01-demo/TestTask2_Double": "fail", "01-demo/TestHidden_AddZero": "pass", "02-other/TestTask1_Hello": "pass"}
+	for k, v := range want {
+		if final[k] != v {
+			t.Errorf("events record %s as %q; want %q\n%s", k, final[k], v, b.String())
+		}
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	root, sub, hidden, _ := halfDoneWithHidden(t)
 	t.Chdir(root)
@@ -195,7 +219,7 @@ func TestClass(t *testing.T) {
 			t.Errorf("class.csv row %d = %v; want %v", i, rows[i], want[i])
 		}
 	}
-	for _, f := range []string{"report.txt", "report.json", "junit.xml", "summary.md", "classroom.json"} {
+	for _, f := range []string{"report.txt", "report.json", "junit.xml", "summary.md", "classroom.json", "events.json"} {
 		if _, err := os.Stat(filepath.Join(out, "carol", f)); err != nil {
 			t.Errorf("carol's %s: %v", f, err)
 		}

@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		{"junit", "junit.xml", "the report as JUnit XML, for CI test reporters"},
 		{"markdown", "summary.md", "a Markdown summary, for a CI job page"},
 		{"classroom", "classroom.json", "the result JSON of GitHub Classroom's autograding reporter"},
+		{"events", "events.json", "the raw record: every test's output as go test -json events"},
 	} {
 		files[f.file] = fs.String(f.flag, "", "write "+f.what+" to `file`")
 	}

@@ -34,6 +34,7 @@ type Result struct {
 	Earned   int
 	Message  string
 	Duration time.Duration
+	output   string // what the test process printed, for the raw record
 }
 
 // Limits bound every test process.
@@ -55,6 +56,7 @@ func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result
 	cmd := exec.CommandContext(ctx, binary,
 		"-test.run=^"+regexp.QuoteMeta(t.Name)+"$",
 		"-test.count=1",
+		"-test.v",
 		"-test.timeout="+lim.Timeout.String())
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single"}
@@ -74,6 +76,7 @@ func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result
 	err := cmd.Wait()
 	r.Duration = time.Since(start)
 	text := out.String()
+	r.output = text
 	switch {
 	case err == nil:
 		r.Status, r.Earned = StatusPass, t.Points
@@ -103,15 +106,16 @@ func killGroup(cmd *exec.Cmd) error {
 }
 
 // fileLine starts a message that t.Error and friends print: "x_test.go:12: ".
-var fileLine = regexp.MustCompile(`^\s*[\w.-]+\.go:\d+: `)
+var fileLine = regexp.MustCompile(`^\s+[\w.-]+\.go:\d+: `)
 
 // failureMessage is the first message a failed test printed, without its
-// file and line (so a hidden test shows what it says, not where).
+// file and line (so a hidden test shows what it says, not where). Tests run
+// verbosely, so messages follow the test's "=== RUN" line as they are made.
 func failureMessage(out, name string) string {
 	lines := strings.Split(out, "\n")
 	start := 0
 	for i, line := range lines {
-		if strings.HasPrefix(line, "--- FAIL: "+name+" ") {
+		if strings.TrimSpace(line) == "=== RUN   "+name || strings.HasPrefix(line, "--- FAIL: "+name+" ") {
 			start = i + 1
 			break
 		}

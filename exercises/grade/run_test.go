@@ -27,6 +27,13 @@ func TestCappedBufferKeepsHeadAndTail(t *testing.T) {
 	}
 }
 
+func TestFailureMessageVerbose(t *testing.T) {
+	out := "printed by the learner.go:1: not this either\n=== RUN   TestA\n    a_test.go:12: got 1; want 2\n--- FAIL: TestA (0.00s)\nFAIL\n"
+	if got := failureMessage(out, "TestA"); got != "got 1; want 2" {
+		t.Errorf("failureMessage = %q; want \"got 1; want 2\"", got)
+	}
+}
+
 func TestFailureMessage(t *testing.T) {
 	out := "=== RUN   TestA\nnoise.go:1: not this\n--- FAIL: TestA (0.00s)\n    a_test.go:12: Softmax([1 2]) = []; want [0.27 0.73]\n        second line\n    a_test.go:13: another\nFAIL\n"
 	if got, want := failureMessage(out, "TestA"), "Softmax([1 2]) = []; want [0.27 0.73]\nsecond line"; got != want {

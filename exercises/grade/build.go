@@ -65,12 +65,15 @@ func buildExercise(ctx context.Context, root, scratch string, ex *Exercise, w Wo
 	// compiles only next to the tests would be reaching into the tests'
 	// fixtures or answers.
 	pkg := "./exercises/" + ex.Name
+	// The compiler names the learner's files by their scratch copies: give
+	// them back the names the learner knows.
+	learnerPaths := strings.NewReplacer(src+string(filepath.Separator), "exercises/"+ex.Name+"/")
 	if msg, err := goCommand(ctx, root, "build", "-overlay", overlayPath, pkg); msg != "" || err != nil {
-		return "", msg, err
+		return "", learnerPaths.Replace(msg), err
 	}
 	msg, err := goCommand(ctx, root, "test", "-c", "-vet=off", "-o", binary, "-overlay", overlayPath, pkg)
 	if msg != "" || err != nil {
-		return "", msg, err
+		return "", learnerPaths.Replace(msg), err
 	}
 	return binary, "", nil
 }

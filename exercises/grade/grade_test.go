@@ -293,7 +293,7 @@ func TestHostileSubmissions(t *testing.T) {
 			name:  "compile error in one exercise",
 			files: map[string]string{demo: "package demo\n\nfunc Add(a, b int) int { return a + }\n"},
 			want:  with("error 0", "error 0", "error 0"),
-			says:  "did not compile",
+			says:  "did not compile: exercises/01-demo/demo.go:3:",
 		},
 		{
 			name:  "panic in one task",

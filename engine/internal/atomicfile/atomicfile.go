@@ -1,6 +1,11 @@
 // Package atomicfile writes files so that an interruption never leaves a
 // half-written one: the engine's checkpoints and tokenizers and the
-// trainer's checkpoints and token caches all go through Write.
+// trainer's checkpoints, token caches and summaries all go through Write.
+//
+// A process killed while writing (kill -9, a power cut) cannot remove its
+// temporary file; the temporary's name holds the writer's process id, so
+// the next Write to the same path, or Clean, removes it once that process
+// is gone.
 package atomicfile
 
 import (
@@ -9,6 +14,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // Write writes path through fill: into a temporary file in the same
@@ -16,7 +24,8 @@ import (
 // error the temporary file is removed and an existing file at path is left
 // as it was. The file is readable by everyone (0644).
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	Clean(path)
+	f, err := os.CreateTemp(filepath.Dir(path), tempPrefix(filepath.Base(path))+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
@@ -47,3 +56,64 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	return os.Rename(tmp, path)
 }
+
+// tempPrefix starts the name of every temporary file for base:
+// ".base.tmp-", followed by the writer's process id, "-" and random digits.
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// Clean removes the temporary files that writers of path left behind when
+// they were killed: those of processes that no longer run. It returns the
+// paths it removed.
+func Clean(path string) []string {
+	// Earlier versions named temporaries ".base.tmp" and digits.
+	legacy := "." + filepath.Base(path) + ".tmp"
+	return clean(filepath.Dir(path), func(name string) bool { return strings.HasPrefix(name, legacy) })
+}
+
+// CleanDir removes every stale temporary file in dir (see Clean).
+func CleanDir(dir string) []string {
+	return clean(dir, func(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp") })
+}
+
+func clean(dir string, match func(name string) bool) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !match(name) || !stale(e) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
+}
+
+// stale reports whether a temporary file's writer is gone. The process id
+// sits between ".tmp-" and the next "-"; a name without one, or a system
+// where liveness cannot be asked, falls back to the file's age.
+func stale(e os.DirEntry) bool {
+	name := e.Name()
+	_, rest, ok := strings.Cut(name[strings.LastIndex(name, ".tmp"):], ".tmp-")
+	pidText, _, ok2 := strings.Cut(rest, "-")
+	pid, err := strconv.Atoi(pidText)
+	if ok && ok2 && err == nil && pid > 0 {
+		if pid == os.Getpid() {
+			return false // this process's own write, still going on
+		}
+		if alive, known := running(pid); known {
+			return !alive
+		}
+	}
+	info, err := e.Info()
+	return err == nil && time.Since(info.ModTime()) > staleAge
+}
+
+// staleAge is how old a temporary file whose writer cannot be asked must be
+// to count as abandoned.
+const staleAge = time.Hour

@@ -41,7 +41,7 @@ func BenchmarkPrefill(b *testing.B) {
 		st := m.NewState()
 		b.Run(name+"/batched", func(b *testing.B) {
 			for b.Loop() {
-				st.prefill(prompt, 0, false)
+				st.Prefill(prompt, 0)
 			}
 			b.ReportMetric(float64(b.N*len(prompt))/b.Elapsed().Seconds(), "tok/s")
 		})

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // A llama2.c checkpoint in the legacy (version 0) layout is a header of seven
@@ -32,18 +32,16 @@ type Model struct {
 	Name string
 }
 
-// LoadModel reads a llama2.c checkpoint from a file.
+// LoadModel reads a llama2.c checkpoint from a file. A path that is not a
+// regular file (a named pipe, a device, a directory) is refused before
+// anything is read.
 func LoadModel(path string) (*Model, error) {
-	f, err := os.Open(path)
+	f, size, err := regular.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open model: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("model %s: %w", path, err)
-	}
-	m, err := ReadModel(bufio.NewReaderSize(f, 1<<20), fi.Size())
+	m, err := ReadModel(bufio.NewReaderSize(f, 1<<20), size)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}
@@ -57,8 +55,10 @@ func ParseModel(data []byte) (*Model, error) {
 }
 
 // ReadModel reads a llama2.c checkpoint of the given total size in bytes.
-// The size is checked against the header before any weight is allocated, so
-// a corrupt header cannot cause a huge allocation.
+// The size is checked against the header, and the weights' size against
+// the memory available, before any weight is allocated, so a corrupt header
+// cannot cause a huge allocation. Every weight is checked as it is read: a
+// NaN or an infinity is refused, naming the tensor and where in it.
 func ReadModel(r io.Reader, size int64) (*Model, error) {
 	if size < headerSize {
 		return nil, fmt.Errorf("file is %d bytes, shorter than the %d-byte header", size, headerSize)
@@ -85,6 +85,10 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 	if size != want {
 		return nil, fmt.Errorf("file is %d bytes but header %v needs exactly %d (truncated or not a llama2.c version-0 checkpoint)", size, c, want)
 	}
+	what := fmt.Sprintf("a model of %d parameters (%v)", c.NumParams(), c)
+	if err := checkMemory(what, 4*c.NumParams()); err != nil {
+		return nil, err
+	}
 	w := &Weights{}
 	buf := make([]byte, 1<<16)
 	for _, t := range c.weightLayout() {
@@ -95,6 +99,9 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 		}
 		if err := readFloats(r, dst, t.n, buf); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", t.name, err)
+		}
+		if at := firstNonFinite(dst); at >= 0 {
+			return nil, fmt.Errorf("weight %s[%d] is %v: a model's weights must be finite numbers (the file is corrupt, or training diverged)", t.name, at, dst[at])
 		}
 	}
 	if c.SharedClassifier {
@@ -123,6 +130,18 @@ func readFloats(r io.Reader, dst []float32, n int64, buf []byte) error {
 		i += chunk
 	}
 	return nil
+}
+
+// firstNonFinite returns the index of the first NaN or infinite value in
+// x, or -1. It looks at the exponent bits only (all ones for NaN and ±Inf),
+// which is about as cheap as copying the values.
+func firstNonFinite(x []float32) int {
+	for i, v := range x {
+		if math.Float32bits(v)&0x7f800000 == 0x7f800000 {
+			return i
+		}
+	}
+	return -1
 }
 
 // WriteTo writes the model as a llama2.c legacy (version 0) checkpoint. The

@@ -32,14 +32,26 @@ const (
 	maxSeqLen = 1 << 20
 )
 
-// HeadSize is the width of one attention head.
-func (c Config) HeadSize() int { return c.Dim / c.NHeads }
+// HeadSize is the width of one attention head (0 for a shape without
+// heads, which Validate rejects).
+func (c Config) HeadSize() int {
+	if c.NHeads <= 0 {
+		return 0
+	}
+	return c.Dim / c.NHeads
+}
 
 // KVDim is the width of the keys (and values) of one position in one layer.
 func (c Config) KVDim() int { return c.NKVHeads * c.HeadSize() }
 
-// KVMul is how many query heads share each key/value head.
-func (c Config) KVMul() int { return c.NHeads / c.NKVHeads }
+// KVMul is how many query heads share each key/value head (0 for a shape
+// without key/value heads, which Validate rejects).
+func (c Config) KVMul() int {
+	if c.NKVHeads <= 0 {
+		return 0
+	}
+	return c.NHeads / c.NKVHeads
+}
 
 // Validate reports the first header field that is impossible or absurd.
 func (c Config) Validate() error {

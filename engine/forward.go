@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -9,41 +10,82 @@ import (
 // State is one running sequence: the model, its KV cache and the scratch
 // buffers of a forward pass. A State is not safe for concurrent use; make
 // one per sequence.
+//
+// Nothing is allocated until the first pass, and the cache and the
+// attention scratch then grow with the positions actually run (see
+// Reserve), so a model whose header claims a context of a million tokens
+// costs only what is generated.
 type State struct {
 	Model *Model
+	// Cache holds the keys and values of the positions run so far; it is
+	// made by the first pass.
 	Cache *KVCache
 	// Profile, when not nil, receives the counted work and measured time
 	// of every part of every forward pass. Leave it nil for full speed.
 	Profile *Profile
 
+	config     Config    // the shape the buffers below were made for
+	noCache    bool      // a state for NoCacheLM: no KV cache of its own
 	x, xb, xb2 []float32 // residual stream and scratch, (dim)
 	hb, hb2    []float32 // MLP hidden, (hidden_dim)
 	q          []float32 // query, (dim)
-	att        []float32 // attention scores, (n_heads, seq_len)
+	att        []float32 // attention scores, (n_heads, positions)
 	logits     []float32 // output, (vocab)
 
-	rope  *ropeTable   // cos/sin of every rotation angle
+	rope  *ropeTable   // cos/sin of every rotation angle so far
 	batch *batchBuffer // scratch for batched passes, made on first use
 }
 
-// NewState makes a fresh sequence state with an empty KV cache.
-func (m *Model) NewState() *State { return newState(m, true) }
+// NewState makes a fresh sequence state with an empty KV cache. It
+// allocates nothing: the model is checked, and the buffers made, by the
+// first pass.
+func (m *Model) NewState() *State { return &State{Model: m} }
 
-// newState makes a state, with a KV cache for the full context or none.
-func newState(m *Model, cache bool) *State {
-	c := m.Config
-	var kv *KVCache
-	if cache {
-		kv = NewKVCache(c)
+// Reserve checks the model and makes room for positions 0..positions-1 in
+// the cache and the attention scratch at once, refusing with a
+// *MemoryError when they do not fit in the memory available. Forward and
+// Prefill call it themselves; calling it first (Generate does, with the
+// prompt plus the tokens it may generate) turns a generation that would
+// run out of memory half-way into an error before any work.
+func (s *State) Reserve(positions int) error {
+	if s.Model == nil {
+		return errors.New("state has no model")
 	}
-	return &State{
-		Model: m, Cache: kv,
-		x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
-		hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
-		q: make([]float32, c.Dim), att: make([]float32, c.NHeads*c.SeqLen),
-		logits: make([]float32, c.VocabSize),
-		rope:   newRopeTable(c.SeqLen, c.HeadSize()),
+	if err := s.Model.Validate(); err != nil {
+		return err
 	}
+	c := s.Model.Config
+	if positions < 0 || positions > c.SeqLen {
+		return fmt.Errorf("%d positions do not fit the model's context of %d tokens", positions, c.SeqLen)
+	}
+	if s.config != c || s.x == nil {
+		// First pass, or the model changed shape: start afresh.
+		*s = State{Model: s.Model, Profile: s.Profile, noCache: s.noCache, config: c,
+			x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
+			hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
+			q: make([]float32, c.Dim), logits: make([]float32, c.VocabSize),
+			rope: &ropeTable{half: c.HeadSize() / 2},
+		}
+		if !s.noCache {
+			s.Cache = newKVCache(c)
+		}
+	}
+	room := positions
+	if s.Cache != nil {
+		if err := s.Cache.reserve(positions); err != nil {
+			return err
+		}
+		room = s.Cache.Capacity()
+	}
+	if need := c.NHeads * room; len(s.att) < need {
+		what := fmt.Sprintf("the attention scores for %d positions (%d heads × %d positions × 4 bytes)", room, c.NHeads, room)
+		if err := checkMemory(what, 4*int64(need)); err != nil {
+			return err
+		}
+		s.att = make([]float32, need)
+	}
+	s.rope.extend(room)
+	return nil
 }
 
 // Forward runs the model on one token at position pos, with positions
@@ -52,8 +94,14 @@ func newState(m *Model, cache bool) *State {
 // reused by the next call.
 //
 // This is the decode step: every weight matrix is multiplied by a single
-// vector. To run many known tokens (a prompt) at once, use Prefill.
+// vector. To run many known tokens (a prompt) at once, use Prefill. An
+// error reports a token or position out of range, a model whose weights do
+// not fit its shape, memory that ran out, or logits that are not finite
+// numbers (the model's weights or activations overflowed).
 func (s *State) Forward(token, pos int) ([]float32, error) {
+	if s.Model == nil {
+		return nil, errors.New("state has no model")
+	}
 	c := s.Model.Config
 	if token < 0 || token >= c.VocabSize {
 		return nil, fmt.Errorf("token id %d is outside the vocabulary (0..%d)", token, c.VocabSize-1)
@@ -61,8 +109,26 @@ func (s *State) Forward(token, pos int) ([]float32, error) {
 	if pos < 0 || pos >= c.SeqLen {
 		return nil, fmt.Errorf("position %d is outside the model's context of %d tokens", pos, c.SeqLen)
 	}
+	if err := s.Reserve(pos + 1); err != nil {
+		return nil, err
+	}
 	s.forward(token, pos)
+	if err := checkLogits(s.logits, pos); err != nil {
+		return nil, err
+	}
 	return s.logits, nil
+}
+
+// checkLogits returns an error naming the first logit that is NaN or
+// infinite: no distribution can be made from it. pos is the position whose
+// logits they are.
+func checkLogits(logits []float32, pos int) error {
+	for id, z := range logits {
+		if math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) {
+			return fmt.Errorf("the model's logits after position %d are not numbers: token %d's is %v (its weights or activations overflowed float32)", pos, id, z)
+		}
+	}
+	return nil
 }
 
 // forward is the Llama transformer, one token at a time.

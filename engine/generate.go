@@ -20,7 +20,8 @@ type Options struct {
 
 	// Temperature divides the logits before softmax. 0 is greedy decoding
 	// (always the most likely token); 1 samples from the model's own
-	// distribution; above 1 flattens it. Must not be negative.
+	// distribution; above 1 flattens it. Must be 0 or in
+	// [MinTemperature, MaxTemperature].
 	Temperature float64
 	// TopK keeps only the K most likely tokens; 0 disables it.
 	TopK int
@@ -38,14 +39,15 @@ type Options struct {
 	// RepetitionPenalty divides the positive logits (and multiplies the
 	// negative ones) of tokens already in the text (CTRL/HF). Values above
 	// 1 discourage repetition; 1 (or 0, meaning unset) disables it. Must
-	// not be negative.
+	// be 0 or in [MinRepetitionPenalty, MaxRepetitionPenalty].
 	RepetitionPenalty float64
 	// PresencePenalty is subtracted once from the logit of every token
-	// already in the text (OpenAI; usual range -2..2).
+	// already in the text (OpenAI; usual range -2..2; at most MaxPenalty
+	// either way).
 	PresencePenalty float64
 	// FrequencyPenalty × count is subtracted from the logit of every token
 	// already in the text, count being how often it occurs (OpenAI; usual
-	// range -2..2).
+	// range -2..2; at most MaxPenalty either way).
 	FrequencyPenalty float64
 	// PenaltyWindow limits the repetition, presence and frequency
 	// penalties to the last PenaltyWindow tokens of the text (llama.cpp's
@@ -56,7 +58,8 @@ type Options struct {
 	// many tokens already in the text; 0 disables it.
 	NoRepeatNGram int
 	// LogitBias adds an offset to the logits of chosen token ids before
-	// every other stage; -Inf bans a token.
+	// every other stage: at most MaxLogitBias either way, or -Inf, which
+	// bans a token.
 	LogitBias map[int]float32
 
 	// Stop lists stop sequences: generation ends as soon as the text
@@ -116,23 +119,37 @@ func (o Options) Validate(vocabSize int) error {
 	return nil
 }
 
+// Ranges of the sampling settings. They are wide — far past any value
+// that makes sense for text — and exist so that a setting cannot turn
+// ordinary logits into infinities: 1e-38 as a temperature, or -1e39 as a
+// penalty (which float32 holds only as -Inf), would make softmax NaN.
+const (
+	MinTemperature       = 1e-3 // below it, sampling is greedy decoding in all but name
+	MaxTemperature       = 100  // above it, every distribution is uniform
+	MinRepetitionPenalty = 0.01
+	MaxRepetitionPenalty = 100
+	MaxPenalty           = 100 // the largest |PresencePenalty| and |FrequencyPenalty| (OpenAI allows 2)
+	MaxLogitBias         = 100 // the largest |LogitBias| value, other than -Inf (OpenAI's range too)
+)
+
 func (o Options) validateSampling(vocabSize int) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	between := func(v, lo, hi float64) bool { return v >= lo && v <= hi }
 	switch {
-	case !finite(o.Temperature) || o.Temperature < 0:
-		return &SettingError{"Temperature", o.Temperature, "must be 0 (greedy) or positive"}
+	case !finite(o.Temperature) || o.Temperature != 0 && !between(o.Temperature, MinTemperature, MaxTemperature):
+		return &SettingError{"Temperature", o.Temperature, fmt.Sprintf("must be 0 (greedy) or between %v and %v", MinTemperature, MaxTemperature)}
 	case o.TopK < 0:
 		return &SettingError{"TopK", o.TopK, "must be 0 (off) or positive"}
 	case math.IsNaN(o.TopP) || o.TopP < 0 || o.TopP > 1:
 		return &SettingError{"TopP", o.TopP, "must be in (0, 1] (0 means unset, 1 is off)"}
 	case math.IsNaN(o.MinP) || o.MinP < 0 || o.MinP > 1:
 		return &SettingError{"MinP", o.MinP, "must be in [0, 1] (0 is off)"}
-	case !finite(o.RepetitionPenalty) || o.RepetitionPenalty < 0:
-		return &SettingError{"RepetitionPenalty", o.RepetitionPenalty, "must be positive (1 is off; 0 means unset)"}
-	case !finite(o.PresencePenalty):
-		return &SettingError{"PresencePenalty", o.PresencePenalty, "must be a finite number"}
-	case !finite(o.FrequencyPenalty):
-		return &SettingError{"FrequencyPenalty", o.FrequencyPenalty, "must be a finite number"}
+	case !finite(o.RepetitionPenalty) || o.RepetitionPenalty != 0 && !between(o.RepetitionPenalty, MinRepetitionPenalty, MaxRepetitionPenalty):
+		return &SettingError{"RepetitionPenalty", o.RepetitionPenalty, fmt.Sprintf("must be between %v and %v (1 is off; 0 means unset)", MinRepetitionPenalty, MaxRepetitionPenalty)}
+	case !between(o.PresencePenalty, -MaxPenalty, MaxPenalty):
+		return &SettingError{"PresencePenalty", o.PresencePenalty, fmt.Sprintf("must be between %v and %v (0 is off)", -MaxPenalty, MaxPenalty)}
+	case !between(o.FrequencyPenalty, -MaxPenalty, MaxPenalty):
+		return &SettingError{"FrequencyPenalty", o.FrequencyPenalty, fmt.Sprintf("must be between %v and %v (0 is off)", -MaxPenalty, MaxPenalty)}
 	case o.PenaltyWindow < 0:
 		return &SettingError{"PenaltyWindow", o.PenaltyWindow, "must be 0 (the whole text) or positive"}
 	case o.NoRepeatNGram < 0:
@@ -142,8 +159,8 @@ func (o Options) validateSampling(vocabSize int) error {
 		if vocabSize > 0 && (id < 0 || id >= vocabSize) {
 			return &SettingError{fmt.Sprintf("LogitBias[%d]", id), b, fmt.Sprintf("token id %d is outside the vocabulary (0..%d)", id, vocabSize-1)}
 		}
-		if math.IsNaN(float64(b)) || math.IsInf(float64(b), 1) {
-			return &SettingError{fmt.Sprintf("LogitBias[%d]", id), b, "must be a number or -Inf (ban)"}
+		if !math.IsInf(float64(b), -1) && !between(float64(b), -MaxLogitBias, MaxLogitBias) {
+			return &SettingError{fmt.Sprintf("LogitBias[%d]", id), b, fmt.Sprintf("must be between %v and %v, or -Inf (ban)", -MaxLogitBias, MaxLogitBias)}
 		}
 	}
 	return nil
@@ -229,13 +246,31 @@ func (t *Tokenizer) IsEnd(id int) bool { return id == t.bos || id == t.eos }
 //
 // It stops at the first of: the model's end-of-text token, a stop sequence,
 // StopWhen, MaxNewTokens, a full context, or ctx being done (checked before
-// every forward pass). The last step says which in Finish; a cancelled or
-// expired ctx is a finish reason, not an error. Errors — invalid Options, a
-// tokenizer that does not fit the model, a prompt with no room to generate —
-// are reported before any work, as the only value yielded.
+// every forward pass, and inside the prompt's pass between layers). The
+// last step says which in Finish; a cancelled or expired ctx is a finish
+// reason, not an error.
+//
+// Errors — a nil context, model or tokenizer, a model whose weights do not
+// fit its shape, invalid Options, a tokenizer that does not fit the model,
+// a prompt with no room to generate, a KV cache for the prompt and
+// MaxNewTokens that would not fit in memory — are reported before any
+// work, as the only value yielded. A model that produces logits that are
+// not numbers ends the generation with an error saying where.
 func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts Options) iter.Seq2[Step, error] {
 	return func(yield func(Step, error) bool) {
 		fail := func(err error) { yield(Step{}, err) }
+		switch {
+		case ctx == nil:
+			fail(errors.New("nil context: pass context.Background() for no deadline"))
+			return
+		case tok == nil:
+			fail(errors.New("no tokenizer (nil *Tokenizer)"))
+			return
+		}
+		if err := m.Validate(); err != nil {
+			fail(err)
+			return
+		}
 		if tok.VocabSize() != m.Config.VocabSize {
 			fail(fmt.Errorf("tokenizer has %d tokens but model %s has vocab_size %d", tok.VocabSize(), m.Name, m.Config.VocabSize))
 			return
@@ -255,14 +290,30 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			return
 		}
 
+		// Room for the prompt and every token it may generate, reserved
+		// now, so that a generation too big for memory fails before it
+		// starts rather than half-way.
+		positions := m.Config.SeqLen
+		if opts.MaxNewTokens > 0 {
+			positions = min(positions, len(ids)+opts.MaxNewTokens)
+		}
+		st := m.NewState()
+		if err := st.Reserve(positions); err != nil {
+			fail(fmt.Errorf("prompt of %d tokens and up to %d new ones: %w", len(ids), positions-len(ids), err))
+			return
+		}
+
 		stats := Stats{PromptTokens: len(ids)}
 		out := newTextOut(opts)
-		st := m.NewState()
 		start := time.Now()
 		logits, err := prefillPrompt(ctx, st, ids)
 		stats.Prefill = time.Since(start)
 		if err != nil {
-			yield(Step{ID: NoToken, Pos: len(ids), Finish: finishFor(err), Stats: &stats}, nil)
+			if ctx.Err() == nil {
+				fail(err)
+				return
+			}
+			yield(Step{ID: NoToken, Pos: len(ids), Finish: finishFor(ctx.Err()), Stats: &stats}, nil)
 			return
 		}
 
@@ -273,10 +324,15 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			start := time.Now()
 			history := seq[1:] // what the penalties look at: everything after BOS
 			var step Step
+			var err error
 			if opts.Trace {
-				step.ID, step.Stages = sampler.SampleTrace(logits, history)
+				step.ID, step.Stages, err = sampler.SampleTrace(logits, history)
 			} else {
-				step.ID = sampler.Sample(logits, history...)
+				step.ID, err = sampler.Sample(logits, history...)
+			}
+			if err != nil {
+				fail(fmt.Errorf("sampling the token at position %d: %w", pos+1, err))
+				return
 			}
 			next := step.ID
 			step.Pos = pos + 1
@@ -310,8 +366,10 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 			}
 			if step.Finish == "" {
 				step.Text = released
-				st.forward(next, pos+1)
-				logits = st.logits
+				if logits, err = st.Forward(next, pos+1); err != nil {
+					fail(err)
+					return
+				}
 			} else {
 				step.Text = out.flush(released)
 				step.Stats = &stats
@@ -329,12 +387,12 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 // prefillPrompt runs the whole prompt through the model in one batched pass
 // (matrix-matrix products, see State.Prefill), filling the KV cache, and
 // returns the logits after the last token: the distribution of the first new
-// token. ctx is checked before the pass; a pass is not interrupted.
+// token. ctx is checked before the pass and between its layers.
 func prefillPrompt(ctx context.Context, st *State, ids []int) ([]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return st.Prefill(ids, 0)
+	return st.PrefillContext(ctx, ids, 0)
 }
 
 // finishFor turns a context error into a finish reason.

@@ -18,7 +18,7 @@ func bigramModel(table [][]float32, seqLen int) *Model {
 	v := len(table)
 	dim := 4 * ((v + 3) / 4) // ≥ v, and two heads of even size
 	c := Config{Dim: dim, HiddenDim: 4, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: v, SeqLen: seqLen}
-	w := NewWeights(c)
+	w := mustWeights(c)
 	for t := range v {
 		w.TokenEmbedding[t*dim+t] = 1
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 )
@@ -54,18 +55,42 @@ type lmSlot struct {
 // NewModelLM wraps a model, keeping up to states sequences (at least 1).
 func NewModelLM(m *Model, states int) *ModelLM { return &ModelLM{Model: m, States: states} }
 
-// VocabSize is the model's vocabulary size.
-func (m *ModelLM) VocabSize() int { return m.Model.Config.VocabSize }
+// VocabSize is the model's vocabulary size (0 without a model).
+func (m *ModelLM) VocabSize() int {
+	if m == nil || m.Model == nil {
+		return 0
+	}
+	return m.Model.Config.VocabSize
+}
 
-// ContextLength is the model's context in tokens.
-func (m *ModelLM) ContextLength() int { return m.Model.Config.SeqLen }
+// ContextLength is the model's context in tokens (0 without a model).
+func (m *ModelLM) ContextLength() int {
+	if m == nil || m.Model == nil {
+		return 0
+	}
+	return m.Model.Config.SeqLen
+}
+
+// Validate reports a missing or broken model.
+func (m *ModelLM) Validate() error {
+	if m == nil || m.Model == nil {
+		return errors.New("ModelLM has no model")
+	}
+	return m.Model.Validate()
+}
 
 // NextLogits implements LM.
 func (m *ModelLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	if err := checkQuestion(m, prefix, n); err != nil {
 		return nil, err
 	}
-	slot, reuse := m.pick(prefix, len(prefix)-n)
+	slot, reuse, err := m.pick(prefix, len(prefix)-n)
+	if err != nil {
+		return nil, err
+	}
 	slot.tokens = append(slot.tokens[:reuse], prefix[reuse:]...)
 	m.clock++
 	slot.used = m.clock
@@ -81,7 +106,7 @@ func (m *ModelLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 
 // pick chooses the kept sequence to extend to prefix and how many of its
 // positions (at most limit) can be reused.
-func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int) {
+func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int, error) {
 	var best *lmSlot
 	bestLen := -1
 	for _, s := range m.slots {
@@ -92,7 +117,7 @@ func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int) {
 	// Extending in place is free when it destroys nothing: the sequence
 	// is a prefix of the question, or no other sequence may be kept.
 	if best != nil && (len(best.tokens) <= bestLen || max(m.States, 1) == 1) {
-		return best, bestLen
+		return best, bestLen, nil
 	}
 	var slot *lmSlot
 	if len(m.slots) < max(m.States, 1) {
@@ -106,14 +131,17 @@ func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int) {
 			}
 		}
 		if slot == best {
-			return best, bestLen
+			return best, bestLen, nil
 		}
 		slot.tokens = slot.tokens[:0]
 	}
 	if best == nil || bestLen == 0 {
-		return slot, 0
+		return slot, 0, nil
 	}
 	// Copy the shared positions' keys and values from the best match.
+	if err := slot.st.Reserve(len(prefix)); err != nil {
+		return nil, 0, err
+	}
 	for l := range m.Model.Config.NLayers {
 		k, v := best.st.Cache.Layer(l, bestLen)
 		dk, dv := slot.st.Cache.Layer(l, bestLen)
@@ -121,7 +149,7 @@ func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int) {
 		copy(dv, v)
 	}
 	slot.tokens = append(slot.tokens[:0], best.tokens[:bestLen]...)
-	return slot, bestLen
+	return slot, bestLen, nil
 }
 
 // commonPrefix is the length of the longest common start of a and b.
@@ -131,6 +159,23 @@ func commonPrefix(a, b []int) int {
 		n++
 	}
 	return n
+}
+
+// checkLM reports a missing language model, or one that says what is
+// wrong with it (ModelLM and NoCacheLM have a Validate method).
+func checkLM(lm LM) error {
+	if lm == nil {
+		return errors.New("no language model (nil LM)")
+	}
+	if v, ok := lm.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	if lm.VocabSize() < 1 || lm.ContextLength() < 1 {
+		return fmt.Errorf("language model has a vocabulary of %d tokens and a context of %d: both must be at least 1", lm.VocabSize(), lm.ContextLength())
+	}
+	return nil
 }
 
 // checkQuestion validates the arguments of NextLogits.
@@ -145,13 +190,30 @@ func checkQuestion(lm LM, prefix []int, n int) error {
 }
 
 // SampleLoop is the autoregressive loop over any LM: ask for the logits
-// after the sequence, let pick choose a token (Sampler.Sample, or Argmax
-// for greedy decoding), append it, repeat. It yields each new token and
-// stops after maxNew tokens (0: until the context is full), after a token
-// for which isEnd reports true (that token is yielded), or when the
-// context is full.
+// after the sequence, let pick choose a token (Argmax for greedy decoding,
+// or a function around Sampler.Sample), append it, repeat. It yields each
+// new token and stops after maxNew tokens (0: until the context is full),
+// after a token for which isEnd reports true (that token is yielded), or
+// when the context is full.
+//
+// A pick that returns an id outside the vocabulary — such as NoToken, which
+// Argmax returns when no logit is a number and Sampler.Sample returns with
+// its error — ends the loop with an error: the loop never appends a token
+// that does not exist.
 func SampleLoop(lm LM, prompt []int, maxNew int, pick func(logits []float32) int, isEnd func(id int) bool) iter.Seq2[int, error] {
 	return func(yield func(int, error) bool) {
+		if err := checkLM(lm); err != nil {
+			yield(0, err)
+			return
+		}
+		if pick == nil {
+			yield(0, errors.New("no pick function (nil)"))
+			return
+		}
+		if maxNew < 0 {
+			yield(0, fmt.Errorf("maxNew = %d: must be 0 (until the context is full) or positive", maxNew))
+			return
+		}
 		if len(prompt) == 0 {
 			yield(0, fmt.Errorf("empty prompt: need at least one token (BOS)"))
 			return
@@ -168,6 +230,10 @@ func SampleLoop(lm LM, prompt []int, maxNew int, pick func(logits []float32) int
 				return
 			}
 			next := pick(rows[0])
+			if next < 0 || next >= lm.VocabSize() {
+				yield(0, fmt.Errorf("pick returned token id %d after %d tokens, outside the vocabulary (0..%d)", next, len(seq), lm.VocabSize()-1))
+				return
+			}
 			if !yield(next, nil) || isEnd != nil && isEnd(next) {
 				return
 			}

@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
 // NoCacheLM runs a Model without a KV cache: every question recomputes
 // every position of the prefix from scratch. It gives the same logits as
 // the cached path (up to float32 rounding) and exists to show what the
@@ -25,39 +31,75 @@ type NoCacheLM struct {
 // NewNoCacheLM wraps a model for cache-free generation.
 func NewNoCacheLM(m *Model) *NoCacheLM { return &NoCacheLM{Model: m} }
 
-// VocabSize is the model's vocabulary size.
-func (m *NoCacheLM) VocabSize() int { return m.Model.Config.VocabSize }
+// VocabSize is the model's vocabulary size (0 without a model).
+func (m *NoCacheLM) VocabSize() int {
+	if m == nil || m.Model == nil {
+		return 0
+	}
+	return m.Model.Config.VocabSize
+}
 
-// ContextLength is the model's context in tokens.
-func (m *NoCacheLM) ContextLength() int { return m.Model.Config.SeqLen }
+// ContextLength is the model's context in tokens (0 without a model).
+func (m *NoCacheLM) ContextLength() int {
+	if m == nil || m.Model == nil {
+		return 0
+	}
+	return m.Model.Config.SeqLen
+}
+
+// Validate reports a missing or broken model.
+func (m *NoCacheLM) Validate() error {
+	if m == nil || m.Model == nil {
+		return errors.New("NoCacheLM has no model")
+	}
+	return m.Model.Validate()
+}
 
 // NextLogits implements LM by running the whole prefix through the model.
 func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	if m == nil || m.Model == nil {
+		return nil, errors.New("NoCacheLM has no model")
+	}
 	if err := checkQuestion(m, prefix, n); err != nil {
 		return nil, err
 	}
-	if m.st == nil {
-		m.st = newState(m.Model, false)
+	if m.st == nil || m.st.Model != m.Model {
+		m.st = &State{Model: m.Model, noCache: true}
 	}
 	st := m.st
 	if err := st.checkRun(prefix, 0); err != nil {
 		return nil, err
 	}
+	total := len(prefix)
+	if err := st.Reserve(total); err != nil {
+		return nil, err
+	}
 	st.Profile = m.Profile
 	c := m.Model.Config
-	total := len(prefix)
-	b := st.buffers(total, n > 1)
+	b, err := st.buffers(total, 0, n > 1)
+	if err != nil {
+		return nil, err
+	}
 	kvDim := c.KVDim()
 	if len(b.kv) < 2*total*kvDim {
+		what := fmt.Sprintf("the keys and values of %d positions (2 × %d positions × %d kv_dim × 4 bytes)", b.n, b.n, kvDim)
+		if err := checkMemory(what, 2*4*int64(b.n)*int64(kvDim)); err != nil {
+			return nil, err
+		}
 		b.kv = make([]float32, 2*b.n*kvDim)
 	}
 	keys, values := b.kv[:total*kvDim], b.kv[total*kvDim:2*total*kvDim]
 	// Every layer gets the same scratch: it is overwritten layer after
 	// layer, which is exactly what having no cache means.
-	st.batched(prefix, 0, n > 1, func(_, _ int) ([]float32, []float32) { return keys, values })
+	if err := st.batched(context.Background(), prefix, 0, n > 1, func(_, _ int) ([]float32, []float32) { return keys, values }); err != nil {
+		return nil, err
+	}
 	m.Passes++
 	m.Positions += int64(total)
 	if n == 1 {
+		if err := checkLogits(st.logits, total-1); err != nil {
+			return nil, err
+		}
 		return [][]float32{st.logits}, nil
 	}
 	rows := make([][]float32, n)
@@ -65,6 +107,9 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	for i := range rows {
 		r := total - n + i
 		rows[i] = b.logits[r*v : (r+1)*v]
+		if err := checkLogits(rows[i], r); err != nil {
+			return nil, err
+		}
 	}
 	return rows, nil
 }

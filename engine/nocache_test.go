@@ -91,7 +91,11 @@ func TestKVCacheBytesMeasured(t *testing.T) {
 		formula := KVCacheBytes(c, c.SeqLen)
 		var kv *KVCache
 		runtime.GC()
-		measured := AllocatedBytes(func() { kv = NewKVCache(c) })
+		var err error
+		measured := AllocatedBytes(func() { kv, err = NewKVCache(c) })
+		if err != nil {
+			t.Fatal(err)
+		}
 		if kv.Bytes() != formula {
 			t.Errorf("%v: cache holds %d bytes, formula says %d", c, kv.Bytes(), formula)
 		}

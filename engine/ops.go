@@ -47,21 +47,25 @@ func ropeAngle(pos, hd, headSize int) (cos, sin float32) {
 
 // ropeTable holds the cosine and sine of every rotation angle, (position,
 // headSize/2), so the forward pass does no trigonometry. It gives exactly
-// the numbers rope computes.
+// the numbers rope computes, and grows with the positions run.
 type ropeTable struct {
 	half     int
 	cos, sin []float32
 }
 
-func newRopeTable(seqLen, headSize int) *ropeTable {
-	half := headSize / 2
-	t := &ropeTable{half: half, cos: make([]float32, seqLen*half), sin: make([]float32, seqLen*half)}
-	for pos := range seqLen {
-		for i := range half {
-			t.cos[pos*half+i], t.sin[pos*half+i] = ropeAngle(pos, 2*i, headSize)
+// extend computes the angles of positions up to positions-1.
+func (t *ropeTable) extend(positions int) {
+	have := len(t.cos) / max(t.half, 1)
+	if positions <= have || t.half == 0 {
+		return
+	}
+	t.cos = append(t.cos, make([]float32, (positions-have)*t.half)...)
+	t.sin = append(t.sin, make([]float32, (positions-have)*t.half)...)
+	for pos := have; pos < positions; pos++ {
+		for i := range t.half {
+			t.cos[pos*t.half+i], t.sin[pos*t.half+i] = ropeAngle(pos, 2*i, 2*t.half)
 		}
 	}
-	return t
 }
 
 // apply rotates vec, a run of heads, for position pos (see rope).

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -19,14 +21,30 @@ import (
 // float32 rounding, that calling Forward on each token in turn would give.
 // The returned slice is reused by the next call.
 func (s *State) Prefill(tokens []int, pos int) ([]float32, error) {
+	return s.PrefillContext(context.Background(), tokens, pos)
+}
+
+// PrefillContext is Prefill that stops early when ctx is done: it checks
+// ctx before every layer's attention and MLP, so a long prompt is given up
+// within a fraction of a pass, and returns ctx's error. The cache then
+// holds only part of positions pos.. (a later pass from pos overwrites
+// them).
+func (s *State) PrefillContext(ctx context.Context, tokens []int, pos int) ([]float32, error) {
 	if err := s.checkRun(tokens, pos); err != nil {
 		return nil, err
 	}
 	if len(tokens) == 1 {
-		s.forward(tokens[0], pos)
-		return s.logits, nil
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return s.Forward(tokens[0], pos)
 	}
-	s.prefill(tokens, pos, false)
+	if err := s.prefill(ctx, tokens, pos, false); err != nil {
+		return nil, err
+	}
+	if err := checkLogits(s.logits, pos+len(tokens)-1); err != nil {
+		return nil, err
+	}
 	return s.logits, nil
 }
 
@@ -39,27 +57,39 @@ func (s *State) PrefillAll(tokens []int, pos int) ([][]float32, error) {
 		return nil, err
 	}
 	if len(tokens) == 1 {
-		s.forward(tokens[0], pos)
-		return [][]float32{s.logits}, nil
+		logits, err := s.Forward(tokens[0], pos)
+		if err != nil {
+			return nil, err
+		}
+		return [][]float32{logits}, nil
 	}
-	s.prefill(tokens, pos, true)
+	if err := s.prefill(context.Background(), tokens, pos, true); err != nil {
+		return nil, err
+	}
 	b := s.batch
 	v := s.Model.Config.VocabSize
 	rows := make([][]float32, len(tokens))
 	for i := range rows {
 		rows[i] = b.logits[i*v : (i+1)*v]
+		if err := checkLogits(rows[i], pos+i); err != nil {
+			return nil, err
+		}
 	}
 	return rows, nil
 }
 
-// checkRun rejects a run of tokens that is empty, holds an id outside the
-// vocabulary, or does not fit in the context.
+// checkRun rejects a state without a model, and a run of tokens that is
+// empty, holds an id outside the vocabulary, or does not fit in the
+// context.
 func (s *State) checkRun(tokens []int, pos int) error {
+	if s.Model == nil {
+		return errors.New("prefill: state has no model")
+	}
 	c := s.Model.Config
 	if len(tokens) == 0 {
 		return fmt.Errorf("prefill: no tokens")
 	}
-	if pos < 0 || pos+len(tokens) > c.SeqLen {
+	if pos < 0 || pos > c.SeqLen || len(tokens) > c.SeqLen-pos {
 		return fmt.Errorf("prefill: %d tokens at position %d do not fit the model's context of %d tokens", len(tokens), pos, c.SeqLen)
 	}
 	for i, id := range tokens {
@@ -81,40 +111,62 @@ type batchBuffer struct {
 	kv         []float32 // scratch keys and values for passes without a cache
 }
 
-// buffers returns scratch for n tokens, growing it when needed.
-func (s *State) buffers(n int, logits bool) *batchBuffer {
+// buffers returns scratch for n tokens at positions pos..pos+n-1, growing
+// it when needed, or a *MemoryError when it would not fit in memory.
+func (s *State) buffers(n, pos int, logits bool) (*batchBuffer, error) {
 	c := s.Model.Config
 	b := s.batch
-	if b == nil || b.n < n {
+	att := maxWorkers() * c.NHeads * (pos + n)
+	if b == nil || b.n < n || len(b.att) < att {
+		rows := max(n, 0)
+		if b != nil {
+			rows = max(rows, b.n)
+		}
+		floats := int64(rows)*int64(4*c.Dim+2*c.HiddenDim) + int64(att)
+		what := fmt.Sprintf("the activations of a batched pass over %d tokens (%d × (4 × %d dim + 2 × %d hidden) floats, and %d attention scores)", rows, rows, c.Dim, c.HiddenDim, att)
+		if err := checkMemory(what, 4*floats); err != nil {
+			return nil, err
+		}
 		b = &batchBuffer{
-			n: n, x: make([]float32, n*c.Dim), xb: make([]float32, n*c.Dim), xb2: make([]float32, n*c.Dim),
-			q: make([]float32, n*c.Dim), hb: make([]float32, n*c.HiddenDim), hb2: make([]float32, n*c.HiddenDim),
-			att: make([]float32, maxWorkers()*c.NHeads*c.SeqLen),
+			n: rows, x: make([]float32, rows*c.Dim), xb: make([]float32, rows*c.Dim), xb2: make([]float32, rows*c.Dim),
+			q: make([]float32, rows*c.Dim), hb: make([]float32, rows*c.HiddenDim), hb2: make([]float32, rows*c.HiddenDim),
+			att: make([]float32, att),
 		}
 		s.batch = b
 	}
 	if logits && len(b.logits) < n*c.VocabSize {
+		what := fmt.Sprintf("the logits of %d positions (%d × %d vocabulary × 4 bytes)", b.n, b.n, c.VocabSize)
+		if err := checkMemory(what, 4*int64(b.n)*int64(c.VocabSize)); err != nil {
+			return nil, err
+		}
 		b.logits = make([]float32, b.n*c.VocabSize)
 	}
-	return b
+	return b, nil
 }
 
 // prefill is the batched transformer. It fills the cache for positions
 // pos..pos+n-1 and leaves the logits of the last position in s.logits, or
 // of every position in s.batch.logits when all is set.
-func (s *State) prefill(tokens []int, pos int, all bool) {
-	s.batched(tokens, pos, all, func(l, n int) ([]float32, []float32) { return s.Cache.Layer(l, n) })
+func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) error {
+	if err := s.Reserve(pos + len(tokens)); err != nil {
+		return err
+	}
+	return s.batched(ctx, tokens, pos, all, func(l, n int) ([]float32, []float32) { return s.Cache.Layer(l, n) })
 }
 
 // batched runs n = len(tokens) tokens at positions pos..pos+n-1. layerKV
 // returns the key and value storage of layer l for positions 0..n-1, laid
 // out (position, kv_dim); the pass writes the new positions' keys and
-// values there and attends over all of them.
-func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) {
+// values there and attends over all of them. It stops with ctx's error when
+// ctx is done before a layer's attention or MLP block.
+func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
 	w, c := s.Model.Weights, s.Model.Config
 	n := len(tokens)
 	dim, hidden, kvDim := c.Dim, c.HiddenDim, c.KVDim()
-	b := s.buffers(n, all)
+	b, err := s.buffers(n, pos, all)
+	if err != nil {
+		return err
+	}
 	x, xb, xb2, q := b.x[:n*dim], b.xb[:n*dim], b.xb2[:n*dim], b.q[:n*dim]
 	hb, hb2 := b.hb[:n*hidden], b.hb2[:n*hidden]
 	prof := s.Profile
@@ -131,6 +183,9 @@ func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) 
 	}
 
 	for l := range c.NLayers {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		rmsnormRows(xb, x, w.RMSAtt[l*dim:(l+1)*dim], dim)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
@@ -146,7 +201,7 @@ func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) 
 		}
 		// Causal attention: position pos+i sees positions 0..pos+i.
 		// Positions are independent, so they are shared among the cores.
-		stride := c.NHeads * c.SeqLen
+		stride := c.NHeads * (pos + n)
 		parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
 			att := b.att[worker*stride : (worker+1)*stride]
 			for i := i0; i < i1; i++ {
@@ -157,6 +212,9 @@ func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) 
 		add(x, xb2)
 		if prof != nil {
 			t = prof.tick(PartAttention, t, Cost{})
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 
 		rmsnormRows(xb, x, w.RMSFFN[l*dim:(l+1)*dim], dim)
@@ -194,6 +252,7 @@ func (s *State) batched(tokens []int, pos int, all bool, layerKV func(l, n int) 
 		prof.tick(PartVocab, t, Cost{})
 		prof.count(c, n, pos, outputs)
 	}
+	return nil
 }
 
 // rmsnormRows applies rmsnorm to every row of width dim.

@@ -10,7 +10,7 @@ import (
 // the given standard deviation and unit norm gains.
 func noisyModel(c Config, seed uint64, std float64) *Model {
 	r := rand.New(rand.NewPCG(seed, 7))
-	w := NewWeights(c)
+	w := mustWeights(c)
 	for _, t := range w.Tensors(c) {
 		for i := range t.Data {
 			t.Data[i] = float32(r.NormFloat64() * std)

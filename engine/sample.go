@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"errors"
+	"fmt"
+	"math"
+)
 
 // The sampler turns one step's logits into the next token. It runs a fixed
 // chain of small stages, each in its own file, always in this order:
@@ -65,28 +69,55 @@ func (o Options) sampler() *Sampler { return &Sampler{Options: o, rng: NewRNG(o.
 // Stage is the probability distribution over the whole vocabulary after one
 // stage of the sampler. Stages with nothing to do are skipped.
 type Stage struct {
-	Name  string    // "model", "logit bias", "repetition penalty", "presence/frequency penalty", "no-repeat n-gram", "temperature", "top-k", "top-p", "min-p" or "greedy"
-	Probs []float64 // one probability per token; they sum to 1
+	Name string // "model", "logit bias", "repetition penalty", "presence/frequency penalty", "no-repeat n-gram", "fallback", "temperature", "top-k", "top-p", "min-p" or "greedy"
+	// Probs holds one probability per token. They sum to 1, except after a
+	// stage that banned every token: then they are all 0, and the next
+	// stage is "fallback", the model's own distribution, which the sampler
+	// goes back to when nothing else is left.
+	Probs []float64
 }
 
 // Sample returns the chosen token id. history is the text so far as token
 // ids (prompt and generated, without BOS); only the penalties read it. The
 // logits are not modified.
-func (s *Sampler) Sample(logits []float32, history ...int) int {
+//
+// It refuses, with an error and NoToken, to draw from anything that is not
+// a probability distribution: no logits, a logit that is NaN or +Inf (-Inf
+// bans a token and is fine), every logit -Inf, settings out of range (see
+// Options.Validate), or a stage whose arithmetic overflows float32 on these
+// logits — the error names the token and the stage. It never falls back
+// on a default token.
+func (s *Sampler) Sample(logits []float32, history ...int) (int, error) {
 	return s.sample(logits, history, nil)
 }
 
 // SampleTrace is Sample that also returns the distribution after every
 // stage that did something, starting with the model's own ("model"). It
 // draws the same token and advances the RNG exactly as Sample does.
-func (s *Sampler) SampleTrace(logits []float32, history []int) (int, []Stage) {
+func (s *Sampler) SampleTrace(logits []float32, history []int) (int, []Stage, error) {
 	var trace []Stage
-	id := s.sample(logits, history, &trace)
-	return id, trace
+	id, err := s.sample(logits, history, &trace)
+	return id, trace, err
 }
 
-func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
+func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, error) {
+	if s == nil {
+		return NoToken, errors.New("no sampler (nil *Sampler)")
+	}
 	n := len(logits)
+	if n == 0 {
+		return NoToken, errors.New("no logits: there is nothing to sample from")
+	}
+	// The settings are exported fields: check them on every call.
+	if err := s.validateSampling(n); err != nil {
+		return NoToken, err
+	}
+	if err := checkScores(logits, "the model"); err != nil {
+		return NoToken, err
+	}
+	if s.rng == nil { // a Sampler made without NewSampler
+		s.rng = NewRNG(s.Seed)
+	}
 	if cap(s.z) < n {
 		s.z, s.probs, s.kept = make([]float32, n), make([]float32, n), make([]int, 0, n)
 	}
@@ -94,15 +125,23 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
 	copy(z, logits)
 	record := func(name string) {
 		if trace != nil {
-			*trace = append(*trace, Stage{name, Softmax(z)})
+			*trace = append(*trace, Stage{name, distribution(z)})
 		}
+	}
+	// edited records a stage that changed the logits and checks that they
+	// are still numbers.
+	edited := func(name, setting string) error {
+		record(name)
+		return checkEdited(z, name, setting)
 	}
 	record("model")
 
 	// 1–4: edit the scores using the text so far.
 	if len(s.LogitBias) > 0 {
 		ApplyLogitBias(z, s.LogitBias)
-		record("logit bias")
+		if err := edited("logit bias", "LogitBias"); err != nil {
+			return NoToken, err
+		}
 	}
 	recent := history
 	if s.PenaltyWindow > 0 && len(recent) > s.PenaltyWindow {
@@ -110,20 +149,25 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
 	}
 	if s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 {
 		ApplyRepetitionPenalty(z, recent, s.RepetitionPenalty)
-		record("repetition penalty")
+		if err := edited("repetition penalty", fmt.Sprintf("RepetitionPenalty = %v", s.RepetitionPenalty)); err != nil {
+			return NoToken, err
+		}
 	}
 	if s.PresencePenalty != 0 || s.FrequencyPenalty != 0 {
 		ApplyPresenceFrequencyPenalty(z, recent, s.PresencePenalty, s.FrequencyPenalty)
-		record("presence/frequency penalty")
+		if err := edited("presence/frequency penalty", fmt.Sprintf("PresencePenalty = %v, FrequencyPenalty = %v", s.PresencePenalty, s.FrequencyPenalty)); err != nil {
+			return NoToken, err
+		}
 	}
 	if s.NoRepeatNGram > 0 {
 		BanRepeatedNGrams(z, history, s.NoRepeatNGram)
 		record("no-repeat n-gram")
 	}
-	if z[Argmax(z)] == banned {
+	if allBanned(z) {
 		// Bans removed every token; the only sensible answer left is the
 		// model's own favourite.
 		z = append(z[:0], logits...)
+		record("fallback")
 	}
 
 	// Temperature 0: greedy decoding.
@@ -134,13 +178,15 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
 			onehot[id] = 1
 			*trace = append(*trace, Stage{"greedy", onehot})
 		}
-		return id
+		return id, nil
 	}
 
 	// 5–7: temperature, top-k, softmax.
 	if s.Temperature != 1 {
 		ApplyTemperature(z, s.Temperature)
-		record("temperature")
+		if err := edited("temperature", fmt.Sprintf("Temperature = %v", s.Temperature)); err != nil {
+			return NoToken, err
+		}
 	}
 	if s.TopK > 0 && s.TopK < n {
 		ApplyTopK(z, s.TopK)
@@ -168,6 +214,56 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) int {
 	return sampleFrom(p, kept, coin)
 }
 
+// checkScores returns an error naming the first logit that is NaN or +Inf,
+// or saying that every logit is -Inf: in both cases there is no
+// distribution to draw from. source says whose logits they are.
+func checkScores(z []float32, source string) error {
+	for id, v := range z {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 1) {
+			return fmt.Errorf("%s gave token %d the logit %v: logits must be numbers (-Inf bans a token)", source, id, v)
+		}
+	}
+	if allBanned(z) {
+		return fmt.Errorf("%s gave every one of its %d tokens the logit -Inf: no token can be chosen", source, len(z))
+	}
+	return nil
+}
+
+// checkEdited returns an error when a sampling stage turned a logit into
+// NaN or +Inf, or turned every logit into -Inf: its setting overflows
+// float32 on these logits.
+func checkEdited(z []float32, stage, setting string) error {
+	for id, v := range z {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 1) {
+			return fmt.Errorf("the %s stage made token %d's logit %v: %s overflows float32 on these logits", stage, id, v, setting)
+		}
+	}
+	if allBanned(z) && stage != "logit bias" {
+		return fmt.Errorf("the %s stage made every logit -Inf: %s overflows float32 on these logits", stage, setting)
+	}
+	return nil
+}
+
+// allBanned reports whether no token has a logit above -Inf.
+func allBanned(z []float32) bool {
+	for _, v := range z {
+		if v > banned {
+			return false
+		}
+	}
+	return true
+}
+
+// distribution is Softmax for the trace, except that logits that are all
+// -Inf (every token banned) give all zeros: no token has any probability
+// left.
+func distribution(z []float32) []float64 {
+	if allBanned(z) {
+		return make([]float64, len(z))
+	}
+	return Softmax(z)
+}
+
 // recordKept adds to the trace the distribution p restricted to kept and
 // renormalised.
 func (s *Sampler) recordKept(trace *[]Stage, name string, p []float32, kept []int) {
@@ -185,11 +281,16 @@ func (s *Sampler) recordKept(trace *[]Stage, name string, p []float32, kept []in
 	*trace = append(*trace, Stage{name, out})
 }
 
-// Argmax returns the index of the largest logit (the first, on ties).
+// Argmax returns the index of the largest logit (the first, on ties). NaN
+// is not a score and is never picked; with no logits, or only NaN, it
+// returns NoToken (-1).
 func Argmax(logits []float32) int {
-	best := 0
+	best := NoToken
 	for i, z := range logits {
-		if z > logits[best] {
+		if math.IsNaN(float64(z)) {
+			continue
+		}
+		if best < 0 || z > logits[best] {
 			best = i
 		}
 	}
@@ -197,36 +298,56 @@ func Argmax(logits []float32) int {
 }
 
 // sampleMult draws index i with probability p[i], given a uniform coin in
-// [0, 1).
-func sampleMult(p []float32, coin float32) int {
+// [0, 1). It refuses a p whose total is not a positive number.
+func sampleMult(p []float32, coin float32) (int, error) {
+	var total float32
+	for _, v := range p {
+		total += v
+	}
+	if !(total > 0) || math.IsInf(float64(total), 0) {
+		return NoToken, fmt.Errorf("the probabilities add up to %v, not a distribution", total)
+	}
 	var cdf float32
+	last := NoToken
 	for i, v := range p {
 		cdf += v
 		if coin < cdf {
-			return i
+			return i, nil
+		}
+		if v > 0 {
+			last = i
 		}
 	}
-	return len(p) - 1 // rounding left the total just under 1
+	// Rounding left the running total just under the coin: the answer is
+	// the last token that has any probability.
+	return last, nil
 }
 
 // sampleFrom draws one of the candidate ids with probability proportional
 // to p[id], walking them in the given order, as llama2.c does for the
 // nucleus: the coin is scaled by the candidates' total instead of
 // renormalising.
-func sampleFrom(p []float32, kept []int, coin float32) int {
+func sampleFrom(p []float32, kept []int, coin float32) (int, error) {
 	var total float32
 	for _, id := range kept {
 		total += p[id]
 	}
+	if !(total > 0) || math.IsInf(float64(total), 0) {
+		return NoToken, fmt.Errorf("the %d candidate tokens' probabilities add up to %v, not a distribution", len(kept), total)
+	}
 	r := coin * total
 	var cdf float32
+	last := NoToken
 	for _, id := range kept {
 		cdf += p[id]
 		if r < cdf {
-			return id
+			return id, nil
+		}
+		if p[id] > 0 {
+			last = id
 		}
 	}
-	return kept[len(kept)-1]
+	return last, nil
 }
 
 // banned is the logit of a token that may not be chosen: softmax gives it

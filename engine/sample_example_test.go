@@ -56,7 +56,7 @@ func ExampleSampler_SampleTrace() {
 		fmt.Println(err)
 		return
 	}
-	_, stages := s.SampleTrace([]float32{3, 2, 1, 0.5}, nil)
+	_, stages, _ := s.SampleTrace([]float32{3, 2, 1, 0.5}, nil)
 	for _, st := range stages {
 		fmt.Printf("%-6s %.3f\n", st.Name, st.Probs)
 	}
@@ -108,7 +108,7 @@ func ExampleGenerate() {
 	v := len(pieces)
 	dim := 4 * ((v + 3) / 4) // room for a one-hot embedding; two heads of even size
 	c := Config{Dim: dim, HiddenDim: 2, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: v, SeqLen: 32}
-	w := NewWeights(c)
+	w := mustWeights(c)
 	for i := range w.RMSFinal {
 		w.RMSFinal[i] = 1
 	}

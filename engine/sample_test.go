@@ -18,7 +18,7 @@ func stageProbs(t *testing.T, o Options, logits []float32, history []int, stage 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, trace := s.SampleTrace(logits, history)
+	_, trace, _ := s.SampleTrace(logits, history)
 	for _, st := range trace {
 		if st.Name == stage {
 			return st.Probs
@@ -110,7 +110,7 @@ func TestCombinationsFollowTheDocumentedOrder(t *testing.T) {
 
 	s, _ := Options{Temperature: 0.7, TopK: 3, TopP: 0.9, MinP: 0.05, RepetitionPenalty: 1.1,
 		PresencePenalty: 0.1, FrequencyPenalty: 0.1, NoRepeatNGram: 3, LogitBias: map[int]float32{1: 1}}.NewSampler(4)
-	_, trace := s.SampleTrace(courseLogits, []int{0, 1})
+	_, trace, _ := s.SampleTrace(courseLogits, []int{0, 1})
 	want := []string{"model", "logit bias", "repetition penalty", "presence/frequency penalty", "no-repeat n-gram", "temperature", "top-k", "top-p", "min-p"}
 	if got := stageNames(trace); !slices.Equal(got, want) {
 		t.Fatalf("stages %v, want %v", got, want)
@@ -160,7 +160,7 @@ func TestPenaltyWindow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s.Sample(logits, history...)
+		return mustSample(t, s, logits, history...)
 	}
 	// Repetition penalty 2 on the whole text: 1.5, 1.45, 1.4, 2 → token 3.
 	for _, w := range []int{0, 3, 10} {
@@ -178,7 +178,7 @@ func TestPenaltyWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stages := s.SampleTrace(logits, history)
+	_, stages, _ := s.SampleTrace(logits, history)
 	var got []float64
 	for _, st := range stages {
 		if st.Name == "presence/frequency penalty" {
@@ -233,7 +233,7 @@ func TestGreedyUsesPenaltiesButIgnoresTruncation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return s.Sample(logits, history...)
+		return mustSample(t, s, logits, history...)
 	}
 	if got := pick(Options{}); got != 0 {
 		t.Errorf("greedy picked %d, want 0", got)
@@ -333,7 +333,7 @@ func TestSamplerMatchesLlama2c(t *testing.T) {
 				for i := range logits {
 					logits[i] = 6 * (gen.Float32() - 0.5)
 				}
-				got, want := s.Sample(logits), llama2cSample(logits, float32(c.temp), float32(c.topp), ref)
+				got, want := mustSample(t, s, logits), llama2cSample(logits, float32(c.temp), float32(c.topp), ref)
 				if got != want {
 					t.Fatalf("T=%v top-p=%v seed %d step %d: sampler %d, llama2.c %d", c.temp, c.topp, seed, step, got, want)
 				}
@@ -350,7 +350,7 @@ func TestSameSeedSameTokens(t *testing.T) {
 		}
 		var ids []int
 		for range 200 {
-			ids = append(ids, s.Sample(courseLogits))
+			ids = append(ids, mustSample(t, s, courseLogits))
 		}
 		return ids
 	}
@@ -364,7 +364,7 @@ func TestSameSeedSameTokens(t *testing.T) {
 	// SampleTrace must consume the RNG exactly as Sample does.
 	s, _ := Options{Temperature: 1, TopK: 3, TopP: 0.95, Seed: 42}.NewSampler(4)
 	for i := range 200 {
-		if id, _ := s.SampleTrace(courseLogits, nil); id != a[i] {
+		if id, _, _ := s.SampleTrace(courseLogits, nil); id != a[i] {
 			t.Fatalf("draw %d: SampleTrace gave %d, Sample %d", i, id, a[i])
 		}
 	}
@@ -394,7 +394,7 @@ func TestSamplingFrequencies(t *testing.T) {
 		}
 		counts := make([]int, 4)
 		for range draws {
-			counts[s.Sample(courseLogits)]++
+			counts[mustSample(t, s, courseLogits)]++
 		}
 		var chi2 float64
 		df := -1
@@ -450,4 +450,14 @@ func TestValidationNamesSettingAndValue(t *testing.T) {
 	if err := ok.Validate(512); err != nil {
 		t.Errorf("valid options rejected: %v", err)
 	}
+}
+
+// mustSample is Sample for logits and settings the test knows are fine.
+func mustSample(t testing.TB, s *Sampler, logits []float32, history ...int) int {
+	t.Helper()
+	id, err := s.Sample(logits, history...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -13,7 +13,7 @@ import (
 func perturbedModel(m *Model, scale float64, seed uint64) *Model {
 	r := rand.New(rand.NewPCG(seed, 5))
 	c := m.Config
-	w := NewWeights(c)
+	w := mustWeights(c)
 	src := m.Weights.Tensors(c)
 	for i, t := range w.Tensors(c) {
 		var ss float64

@@ -6,13 +6,22 @@ import "math/rand/v2"
 // a real forward pass but no particular behaviour.
 func randomModel(c Config, seed uint64) *Model {
 	r := rand.New(rand.NewPCG(seed, 1))
-	w := NewWeights(c)
+	w := mustWeights(c)
 	for _, t := range w.Tensors(c) {
 		for i := range t.Data {
 			t.Data[i] = float32(r.NormFloat64() * 0.5)
 		}
 	}
 	return &Model{Config: c, Weights: w, Name: "random"}
+}
+
+// mustWeights is NewWeights for shapes the tests know to be valid.
+func mustWeights(c Config) *Weights {
+	w, err := NewWeights(c)
+	if err != nil {
+		panic(err)
+	}
+	return w
 }
 
 // byteTokenizer builds a llama2.c-style vocabulary: <unk>, <s>, </s>, the

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // Tokenizer turns text into token ids and back, using the byte-pair
@@ -36,8 +36,11 @@ const maxTokenBytes = 1 << 16
 // LoadTokenizer reads a llama2.c tokenizer.bin file. vocabSize is the number
 // of tokens the model expects; the file must hold exactly that many. Pass 0
 // to read every token in the file.
+//
+// A path that is not a regular file (a named pipe, a device, a directory)
+// is refused before anything is read.
 func LoadTokenizer(path string, vocabSize int) (*Tokenizer, error) {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open tokenizer: %w", err)
 	}
@@ -215,7 +218,18 @@ func (t *Tokenizer) SameVocabulary(o *Tokenizer) (id int, same bool) {
 // vocabulary lacks it, one byte-fallback token per byte, and then the pair
 // of neighbouring tokens whose merge has the highest score is merged, again
 // and again, until no pair merges. bos and eos add the special tokens.
+//
+// Tokenizing takes memory in proportion to the text (encodeBytesPerByte
+// bytes per byte at most); a text too long for the memory available is
+// refused before any work.
 func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
+	if t == nil {
+		return nil, errors.New("no tokenizer (nil *Tokenizer)")
+	}
+	what := fmt.Sprintf("tokenizing a text of %d bytes (up to %d bytes of working memory per byte)", len(text), encodeBytesPerByte)
+	if err := checkMemory(what, encodeBytesPerByte*int64(len(text))); err != nil {
+		return nil, err
+	}
 	var tokens []int
 	if bos {
 		tokens = append(tokens, t.bos)
@@ -230,6 +244,12 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 	}
 	return tokens, nil
 }
+
+// encodeBytesPerByte bounds Encode's working memory per byte of text: a
+// token id (8 bytes) and its two neighbour links and flag (17) per
+// character before merging, and up to three candidate merges (40 bytes
+// each) waiting in the heap.
+const encodeBytesPerByte = 8 + 17 + 3*40
 
 // split is the first half of Encode: the dummy-prefix space, then one token
 // per UTF-8 character, or one byte-fallback token per byte of a character

@@ -12,8 +12,18 @@ import "sort"
 // tokens below (1-topP)/(n-1) can never be in the nucleus and are dropped
 // before sorting, the sort is stable, and sums are float32. The result
 // reuses buf's storage.
+//
+// topP ≥ 1 keeps every token (in order of probability), even when the
+// float32 running sum would pass 1 before the last one.
 func TopP(probs []float32, topP float64, buf []int) []int {
 	order := buf[:0]
+	if topP >= 1 {
+		for i := range probs {
+			order = append(order, i)
+		}
+		sort.SliceStable(order, func(a, b int) bool { return probs[order[a]] > probs[order[b]] })
+		return order
+	}
 	cutoff := float32((1 - topP) / float64(len(probs)-1))
 	for i, p := range probs {
 		if p >= cutoff {

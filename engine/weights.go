@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"errors"
+	"fmt"
+)
+
 // Weights holds every tensor of a Llama model as a flat float32 slice, in the
 // order and grouping of a llama2.c checkpoint: each tensor type is stored for
 // all layers one after the other, and every matrix is row-major (out, in).
@@ -67,8 +72,17 @@ func (c Config) weightLayout() layout {
 	return l
 }
 
-// NewWeights allocates zeroed weights for a model of this shape.
-func NewWeights(c Config) *Weights {
+// NewWeights allocates zeroed weights for a model of this shape. It
+// refuses a shape that Validate rejects, and weights bigger than the memory
+// available.
+func NewWeights(c Config) (*Weights, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("the weights of a model of %d parameters (%v)", c.NumParams(), c)
+	if err := checkMemory(what, 4*c.NumParams()); err != nil {
+		return nil, err
+	}
 	w := &Weights{}
 	for _, t := range c.weightLayout() {
 		if t.dst != nil {
@@ -78,7 +92,35 @@ func NewWeights(c Config) *Weights {
 	if c.SharedClassifier {
 		w.Classifier = w.TokenEmbedding
 	}
-	return w
+	return w, nil
+}
+
+// Validate reports what makes a model unusable: no model at all, a shape
+// that Config.Validate rejects, or weights missing or of the wrong size
+// for the shape (naming the tensor and both sizes). It is cheap — it looks
+// at sizes, not values — and every pass runs it first, so a model put
+// together by hand gets an error instead of a crash.
+func (m *Model) Validate() error {
+	if m == nil {
+		return errors.New("no model (nil *Model)")
+	}
+	if err := m.Config.Validate(); err != nil {
+		return fmt.Errorf("model %s: %w", m.Name, err)
+	}
+	if m.Weights == nil {
+		return fmt.Errorf("model %s has no weights", m.Name)
+	}
+	for _, t := range m.Config.weightLayout() {
+		if t.dst != nil {
+			if n := int64(len(*t.dst(m.Weights))); n != t.n {
+				return fmt.Errorf("model %s: tensor %s holds %d values but the shape %v needs %d", m.Name, t.name, n, m.Config, t.n)
+			}
+		}
+	}
+	if n, want := int64(len(m.Weights.Classifier)), int64(m.Config.VocabSize)*int64(m.Config.Dim); n != want {
+		return fmt.Errorf("model %s: the classifier holds %d values but the shape %v needs %d", m.Name, n, m.Config, want)
+	}
+	return nil
 }
 
 // Tensors returns every distinct weight tensor by name, in file order. The

@@ -217,7 +217,7 @@ func TestTask3_CourseModel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("engine.NewSampler: %v", err)
 		}
-		return func(logits []float32) int { return s.Sample(logits) }
+		return func(logits []float32) int { id, _ := s.Sample(logits); return id }
 	}
 	for _, c := range []struct {
 		prompt string

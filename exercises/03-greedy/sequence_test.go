@@ -161,7 +161,7 @@ func TestTask3_CourseModel(t *testing.T) {
 			if err != nil {
 				t.Fatalf("engine.NewSampler: %v", err)
 			}
-			pick = func(logits []float32) int { return s.Sample(logits) }
+			pick = func(logits []float32) int { id, _ := s.Sample(logits); return id }
 		}
 		lm := engine.NewModelLM(m, 1)
 		var continuation []int

@@ -112,7 +112,7 @@ func TestTask5_Order(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, stages := es.SampleTrace(z, nil)
+		_, stages, _ := es.SampleTrace(z, nil)
 		want := f32(stages[len(stages)-1].Probs)
 		got := s.Distribution(z)
 		if !close32(got, want, 1e-5) {
@@ -158,7 +158,7 @@ func TestTask5_Frequencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stages := es.SampleTrace(z, nil)
+	_, stages, _ := es.SampleTrace(z, nil)
 	want := stages[len(stages)-1].Probs
 	s := &Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, RNG: engine.NewRNG(2024)}
 	const n = 40000
@@ -224,5 +224,5 @@ func TestTask5_OnTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare(fmt.Sprintf("temperature %v, top-k %d, seed %d", opts.Temperature, opts.TopK, opts.Seed),
-		&Sampler{Temperature: 0.8, TopK: 40, RNG: engine.NewRNG(7)}, func(l []float32) int { return es.Sample(l) })
+		&Sampler{Temperature: 0.8, TopK: 40, RNG: engine.NewRNG(7)}, func(l []float32) int { id, _ := es.Sample(l); return id })
 }

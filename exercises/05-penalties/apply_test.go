@@ -109,7 +109,7 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := run(func(l []float32, h []int) int { return es.Sample(l, h...) })
+		want, err := run(func(l []float32, h []int) int { id, _ := es.Sample(l, h...); return id })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,11 @@ func TestTask4_MatchesEngine(t *testing.T) {
 	for _, m := range []*engine.Model{target, draft} {
 		c := m.Config
 		got := CacheBytes(c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, 4)
-		if want := engine.NewKVCache(c).Bytes(); got != want {
+		kv, err := engine.NewKVCache(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := kv.Bytes(); got != want {
 			t.Errorf("%s: CacheBytes for its whole context of %d = %d; the engine's cache holds %d bytes", m.Name, c.SeqLen, got, want)
 		}
 	}

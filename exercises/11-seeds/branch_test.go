@@ -20,7 +20,7 @@ func engineSample(t *testing.T, lm engine.LM, prompt []int, n int, temp float64,
 		t.Fatal(err)
 	}
 	var out []int
-	for id, err := range engine.SampleLoop(lm, prompt, n, func(l []float32) int { return s.Sample(l) }, isEnd) {
+	for id, err := range engine.SampleLoop(lm, prompt, n, func(l []float32) int { id, _ := s.Sample(l); return id }, isEnd) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -150,7 +150,10 @@ func main() {
 	// The KV cache: formula and what the runtime allocated.
 	runtime.GC()
 	var kv *engine.KVCache
-	measured := engine.AllocatedBytes(func() { kv = engine.NewKVCache(c) })
+	measured := engine.AllocatedBytes(func() { kv, err = engine.NewKVCache(c) })
+	if err != nil {
+		fatal(err)
+	}
 	fmt.Printf("\nKV cache  formula 2 × %d layers × %d kv_heads × %d head_size × %d positions × 4 B = %d B (%.2f MB); allocated %d B\n",
 		c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, engine.KVCacheBytes(c, c.SeqLen), float64(engine.KVCacheBytes(c, c.SeqLen))/1e6, measured)
 	_ = kv
@@ -250,7 +253,10 @@ func writeRandom(modelPath, tokPath string, c engine.Config, seed uint64) error 
 		return fmt.Errorf("shape: %w", err)
 	}
 	r := rand.New(rand.NewPCG(seed, 1))
-	w := engine.NewWeights(c)
+	w, err := engine.NewWeights(c)
+	if err != nil {
+		return err
+	}
 	for _, t := range w.Tensors(c) {
 		for i := range t.Data {
 			t.Data[i] = float32(r.NormFloat64() * 0.02)

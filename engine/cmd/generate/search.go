@@ -321,7 +321,11 @@ func noCacheDecoder(ctx context.Context, m *engine.Model, tok *engine.Tokenizer,
 				yield(engine.Step{}, err)
 				return
 			}
-			id := sampler.Sample(rows[0], seq[1:]...)
+			id, err := sampler.Sample(rows[0], seq[1:]...)
+			if err != nil {
+				yield(engine.Step{}, err)
+				return
+			}
 			st := s.step(id, engine.LogProbOf(rows[0], id), ctx.Err() != nil, finishFor(ctx.Err()))
 			if !yield(st, nil) || st.Finish != "" {
 				return

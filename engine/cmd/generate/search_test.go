@@ -57,7 +57,11 @@ func TestSearchFlagsRejectedBeforeWork(t *testing.T) {
 	// A draft with another vocabulary is refused before generating.
 	c := engine.Config{Dim: 16, HiddenDim: 32, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: 300, SeqLen: 32, SharedClassifier: true}
 	other := filepath.Join(t.TempDir(), "draft.bin")
-	if err := (&engine.Model{Config: c, Weights: engine.NewWeights(c)}).Save(other); err != nil {
+	w, err := engine.NewWeights(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&engine.Model{Config: c, Weights: w}).Save(other); err != nil {
 		t.Fatal(err)
 	}
 	status, out, stderr := runGenerate("-model", model, "-tokenizer", tokenizer, "-draft", other, "-temperature", "0")

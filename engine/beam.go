@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -105,13 +106,19 @@ func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
 }
 
 // BeamSearchContext is BeamSearch with a context for cancellation and
-// deadlines, checked before every step of the search. When ctx ends first,
+// deadlines, checked before every question to the model. When ctx ends first,
 // the live beams become hypotheses as if the length limit had been
 // reached, and it returns the best found so far together with ctx's error;
 // the result is nil only if ctx ended before the first step.
 func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
-	if opts.Width < 1 {
-		return nil, fmt.Errorf("beam width = %d: must be at least 1", opts.Width)
+	if ctx == nil {
+		return nil, errors.New("nil context: pass context.Background() for no deadline")
+	}
+	if err := checkLM(lm); err != nil {
+		return nil, err
+	}
+	if opts.Width < 1 || opts.Width > MaxBeamWidth {
+		return nil, fmt.Errorf("beam width = %d: must be between 1 and %d", opts.Width, MaxBeamWidth)
 	}
 	if opts.MaxNewTokens < 1 {
 		return nil, fmt.Errorf("beam search max new tokens = %d: must be at least 1", opts.MaxNewTokens)
@@ -130,6 +137,13 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 		isEnd = func(int) bool { return false }
 	}
 	maxNew := min(opts.MaxNewTokens, lm.ContextLength()-len(prompt))
+	// Every step adds up to width × 2·width nodes to the tree (each beam
+	// proposes width tokens, and as many more as end the text).
+	nodes := 1 + int64(maxNew)*int64(opts.Width)*int64(2*opts.Width)
+	what := fmt.Sprintf("a beam search of width %d over %d tokens (a tree of up to %d nodes of %d bytes)", opts.Width, maxNew, nodes, beamNodeBytes)
+	if err := checkMemory(what, nodes*beamNodeBytes); err != nil {
+		return nil, err
+	}
 	lp := func(length int) float64 { return math.Pow((5+float64(length))/6, opts.LengthPenalty) }
 
 	res := &BeamResult{Tree: []BeamNode{{Parent: -1, Token: -1, Status: BeamKept}}}
@@ -165,7 +179,18 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 		}
 		// Expand every live beam into its candidates.
 		var cands []int
-		for _, b := range live {
+		for i, b := range live {
+			if err := ctx.Err(); err != nil && i > 0 {
+				// Give up the step half-way: the beams of the step
+				// before are the best found.
+				res.Tree = res.Tree[:len(res.Tree)-len(cands)]
+				cands = nil
+				for _, b := range live {
+					finish(b, false)
+				}
+				stopped = err
+				break
+			}
 			parent := res.Tree[b]
 			seq := append(append([]int(nil), prompt...), tokensOf(b)...)
 			rows, err := lm.NextLogits(seq, 1)
@@ -187,6 +212,9 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 				res.Tree = append(res.Tree, node)
 				cands = append(cands, len(res.Tree)-1)
 			}
+		}
+		if stopped != nil {
+			break
 		}
 		// Rank them all together and keep the best.
 		sort.SliceStable(cands, func(i, j int) bool { return res.Tree[cands[i]].CumLogProb > res.Tree[cands[j]].CumLogProb })
@@ -229,6 +257,14 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 	res.Best = res.Hypotheses[0]
 	return res, stopped
 }
+
+// MaxBeamWidth is the widest beam search allowed. Each step asks the model
+// about every beam and keeps a tree growing with the square of the width;
+// beyond a hundred beams the search costs far more than it finds.
+const MaxBeamWidth = 100
+
+// beamNodeBytes is the memory of one node of the tree, with a short text.
+const beamNodeBytes = 128
 
 // beamProposals returns a beam's candidate tokens, most likely first: the
 // width most likely tokens, extended until width of them do not end the

@@ -254,8 +254,9 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 		opts   BeamOptions
 		want   string
 	}{
-		{[]int{1}, BeamOptions{Width: 0, MaxNewTokens: 5}, "beam width = 0: must be at least 1"},
-		{[]int{1}, BeamOptions{Width: -3, MaxNewTokens: 5}, "beam width = -3: must be at least 1"},
+		{[]int{1}, BeamOptions{Width: 0, MaxNewTokens: 5}, "beam width = 0: must be between 1 and 100"},
+		{[]int{1}, BeamOptions{Width: -3, MaxNewTokens: 5}, "beam width = -3: must be between 1 and 100"},
+		{[]int{1}, BeamOptions{Width: 1000, MaxNewTokens: 5}, "beam width = 1000: must be between 1 and 100"},
 		{[]int{1}, BeamOptions{Width: 2, MaxNewTokens: 0}, "beam search max new tokens = 0: must be at least 1"},
 		{[]int{1}, BeamOptions{Width: 2, MaxNewTokens: 5, LengthPenalty: math.NaN()}, "length penalty = NaN: must be a finite number"},
 		{nil, BeamOptions{Width: 2, MaxNewTokens: 5}, "empty prompt: beam search needs at least one token (BOS)"},

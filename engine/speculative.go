@@ -83,14 +83,20 @@ func (s SpeculativeStats) TokensPerTargetPass() float64 {
 // vocabularies compared, before any model is run.
 func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit func(id int, logProb float64) bool) (SpeculativeStats, error) {
 	var st SpeculativeStats
+	if err := checkLM(target); err != nil {
+		return st, fmt.Errorf("target model: %w", err)
+	}
+	if err := checkLM(draft); err != nil {
+		return st, fmt.Errorf("draft model: %w", err)
+	}
 	if opts.Gamma < 1 {
 		return st, fmt.Errorf("speculate γ = %d: the draft must propose at least 1 token per round", opts.Gamma)
 	}
 	if opts.MaxNewTokens < 0 {
 		return st, fmt.Errorf("max new tokens = %d: must be 0 (no limit) or positive", opts.MaxNewTokens)
 	}
-	if math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0) || opts.Temperature < 0 {
-		return st, fmt.Errorf("temperature = %v: must be 0 (greedy) or positive", opts.Temperature)
+	if t := opts.Temperature; math.IsNaN(t) || t != 0 && (t < MinTemperature || t > MaxTemperature) {
+		return st, fmt.Errorf("temperature = %v: must be 0 (greedy) or between %v and %v", t, MinTemperature, MaxTemperature)
 	}
 	if draft.VocabSize() != target.VocabSize() {
 		return st, fmt.Errorf("draft model has a vocabulary of %d tokens but the target has %d: speculative decoding needs both to share one tokenizer", draft.VocabSize(), target.VocabSize())
@@ -142,6 +148,9 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		qs = qs[:0]
 		for range g {
 			rows, err := draft.NextLogits(proposed, 1)
+			if err == nil {
+				err = checkRows(rows, 1, draft.VocabSize())
+			}
 			if err != nil {
 				return st, fmt.Errorf("draft model: %w", err)
 			}
@@ -151,7 +160,10 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 				x = Argmax(rows[0])
 				qs = append(qs, nil)
 			} else {
-				q := tempered(rows[0], opts.Temperature)
+				q, err := tempered(rows[0], opts.Temperature)
+				if err != nil {
+					return st, fmt.Errorf("draft model: %w", err)
+				}
 				x = pick(q, rng)
 				qs = append(qs, q)
 			}
@@ -166,6 +178,9 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 
 		// 2. Verify: the target scores every proposal in one pass.
 		rows, err := target.NextLogits(proposed, g+1)
+		if err == nil {
+			err = checkRows(rows, g+1, target.VocabSize())
+		}
 		if err != nil {
 			return st, fmt.Errorf("target model: %w", err)
 		}
@@ -179,7 +194,9 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 			if greedy {
 				accept = x == Argmax(rows[i])
 			} else {
-				p = tempered(rows[i], opts.Temperature)
+				if p, err = tempered(rows[i], opts.Temperature); err != nil {
+					return st, fmt.Errorf("target model: %w", err)
+				}
 				accept = float64(rng.Float32())*qs[i][x] < p[x]
 			}
 			if !accept {
@@ -202,7 +219,11 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 		if goOn && !rejected {
 			bonus := Argmax(rows[g])
 			if !greedy {
-				bonus = pick(tempered(rows[g], opts.Temperature), rng)
+				p, err := tempered(rows[g], opts.Temperature)
+				if err != nil {
+					return st, fmt.Errorf("target model: %w", err)
+				}
+				bonus = pick(p, rng)
 			}
 			goOn = out(bonus, rows[g])
 		}
@@ -215,13 +236,34 @@ func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit f
 // FinishStopped: the caller asked to stop.
 const FinishStopped FinishReason = "stopped"
 
-// tempered turns logits into probabilities at a temperature.
-func tempered(logits []float32, temperature float64) []float64 {
+// tempered turns logits into probabilities at a temperature, or returns an
+// error when dividing by it overflows float32.
+func tempered(logits []float32, temperature float64) ([]float64, error) {
 	z := make([]float32, len(logits))
 	for i, v := range logits {
 		z[i] = float32(float64(v) / temperature)
+		if math.IsInf(float64(z[i]), 1) {
+			return nil, fmt.Errorf("token %d's logit %v divided by the temperature %v overflows float32", i, v, temperature)
+		}
 	}
-	return Softmax(z)
+	return Softmax(z), nil
+}
+
+// checkRows checks what an LM answered: n rows of vocab logits each, every
+// one a number (or -Inf) and not all -Inf.
+func checkRows(rows [][]float32, n, vocab int) error {
+	if len(rows) != n {
+		return fmt.Errorf("asked for %d rows of logits, got %d", n, len(rows))
+	}
+	for i, r := range rows {
+		if len(r) != vocab {
+			return fmt.Errorf("row %d has %d logits for a vocabulary of %d", i, len(r), vocab)
+		}
+		if err := checkScores(r, fmt.Sprintf("row %d of its logits", i)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pick draws a token from the distribution p.

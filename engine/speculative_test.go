@@ -179,7 +179,7 @@ func TestSpeculativeRejectsBadSettings(t *testing.T) {
 		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 0}, "speculate γ = 0: the draft must propose at least 1 token per round"},
 		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: -2}, "speculate γ = -2: the draft must propose at least 1 token per round"},
 		{fixedLM(0.2, 0.3, 0.5), []int{0}, SpeculativeOptions{Gamma: 3}, "draft model has a vocabulary of 3 tokens but the target has 2: speculative decoding needs both to share one tokenizer"},
-		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 3, Temperature: -1}, "temperature = -1: must be 0 (greedy) or positive"},
+		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 3, Temperature: -1}, "temperature = -1: must be 0 (greedy) or between 0.001 and 100"},
 		{fixedLM(0.5, 0.5), nil, SpeculativeOptions{Gamma: 3}, "empty prompt: need at least one token (BOS)"},
 	} {
 		_, err := Speculative(target, c.draft, c.prompt, c.opts, nil)

@@ -24,6 +24,8 @@
 //   - lm.go, nocache.go, beam.go, speculative.go: other ways to decode —
 //     without a cache, beam search, speculative decoding with a draft model.
 //   - cost.go: floating-point operations, bytes and time per part of a step.
+//   - memory.go: memory sized by the work asked, and refused with the numbers
+//     when it cannot fit.
 //
 // A minimal program:
 //

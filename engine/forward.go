@@ -256,10 +256,20 @@ func attendHeads(out, q, keys, values, att []float32, c Config, pos, h0, h1 int)
 // exp(-90). Dropping them changes no result: the largest weight is at
 // least 1/positions, so against the sums they join they are far below half
 // a unit in the last place.
+//
+// A score that is NaN or +Inf (weights that are not numbers) makes every
+// weight NaN, so that it reaches the logits and is reported there, rather
+// than silently zeroing the head.
 func softmaxFlush(x []float32) {
 	mx := x[0]
 	for _, v := range x[1:] {
-		mx = max(mx, v)
+		mx = max(mx, v) // NaN if any score is NaN
+	}
+	if !(mx < float32(math.Inf(1))) {
+		for i := range x {
+			x[i] = float32(math.NaN())
+		}
+		return
 	}
 	var sum float32
 	for i, v := range x {

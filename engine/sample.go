@@ -128,11 +128,13 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 			*trace = append(*trace, Stage{name, distribution(z)})
 		}
 	}
-	// edited records a stage that changed the logits and checks that they
-	// are still numbers.
+	// edited checks that a stage left the logits numbers, and records it.
 	edited := func(name, setting string) error {
+		if err := checkEdited(z, name, setting); err != nil {
+			return err
+		}
 		record(name)
-		return checkEdited(z, name, setting)
+		return nil
 	}
 	record("model")
 

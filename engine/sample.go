@@ -128,9 +128,12 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 			*trace = append(*trace, Stage{name, distribution(z)})
 		}
 	}
-	// edited checks that a stage left the logits numbers, and records it.
-	edited := func(name, setting string) error {
-		if err := checkEdited(z, name, setting); err != nil {
+	// edit runs a stage that changes the logits, checks that it left them
+	// numbers, and records it.
+	edit := func(name, setting string, apply func()) error {
+		before := allBanned(z)
+		apply()
+		if err := checkEdited(z, name, setting, before); err != nil {
 			return err
 		}
 		record(name)
@@ -140,8 +143,7 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 
 	// 1–4: edit the scores using the text so far.
 	if len(s.LogitBias) > 0 {
-		ApplyLogitBias(z, s.LogitBias)
-		if err := edited("logit bias", "LogitBias"); err != nil {
+		if err := edit("logit bias", "LogitBias", func() { ApplyLogitBias(z, s.LogitBias) }); err != nil {
 			return NoToken, err
 		}
 	}
@@ -150,14 +152,17 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 		recent = recent[len(recent)-s.PenaltyWindow:]
 	}
 	if s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 {
-		ApplyRepetitionPenalty(z, recent, s.RepetitionPenalty)
-		if err := edited("repetition penalty", fmt.Sprintf("RepetitionPenalty = %v", s.RepetitionPenalty)); err != nil {
+		if err := edit("repetition penalty", fmt.Sprintf("RepetitionPenalty = %v", s.RepetitionPenalty), func() {
+			ApplyRepetitionPenalty(z, recent, s.RepetitionPenalty)
+		}); err != nil {
 			return NoToken, err
 		}
 	}
 	if s.PresencePenalty != 0 || s.FrequencyPenalty != 0 {
-		ApplyPresenceFrequencyPenalty(z, recent, s.PresencePenalty, s.FrequencyPenalty)
-		if err := edited("presence/frequency penalty", fmt.Sprintf("PresencePenalty = %v, FrequencyPenalty = %v", s.PresencePenalty, s.FrequencyPenalty)); err != nil {
+		setting := fmt.Sprintf("PresencePenalty = %v, FrequencyPenalty = %v", s.PresencePenalty, s.FrequencyPenalty)
+		if err := edit("presence/frequency penalty", setting, func() {
+			ApplyPresenceFrequencyPenalty(z, recent, s.PresencePenalty, s.FrequencyPenalty)
+		}); err != nil {
 			return NoToken, err
 		}
 	}
@@ -185,8 +190,7 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 
 	// 5–7: temperature, top-k, softmax.
 	if s.Temperature != 1 {
-		ApplyTemperature(z, s.Temperature)
-		if err := edited("temperature", fmt.Sprintf("Temperature = %v", s.Temperature)); err != nil {
+		if err := edit("temperature", fmt.Sprintf("Temperature = %v", s.Temperature), func() { ApplyTemperature(z, s.Temperature) }); err != nil {
 			return NoToken, err
 		}
 	}
@@ -232,15 +236,16 @@ func checkScores(z []float32, source string) error {
 }
 
 // checkEdited returns an error when a sampling stage turned a logit into
-// NaN or +Inf, or turned every logit into -Inf: its setting overflows
-// float32 on these logits.
-func checkEdited(z []float32, stage, setting string) error {
+// NaN or +Inf, or turned every logit into -Inf (when some were not before,
+// and not by a logit bias, which may ban on purpose): its setting
+// overflows float32 on these logits.
+func checkEdited(z []float32, stage, setting string, bannedBefore bool) error {
 	for id, v := range z {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 1) {
 			return fmt.Errorf("the %s stage made token %d's logit %v: %s overflows float32 on these logits", stage, id, v, setting)
 		}
 	}
-	if allBanned(z) && stage != "logit bias" {
+	if allBanned(z) && !bannedBefore && stage != "logit bias" {
 		return fmt.Errorf("the %s stage made every logit -Inf: %s overflows float32 on these logits", stage, setting)
 	}
 	return nil

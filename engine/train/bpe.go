@@ -2,6 +2,7 @@ package train
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
@@ -49,13 +50,23 @@ const MinVocabSize = numFixed + 1
 // it. Merges never cross a chunk boundary and never make a token longer
 // than MaxPieceBytes.
 func TrainTokenizer(texts []string, vocabSize int) (*engine.Tokenizer, error) {
+	return TrainTokenizerContext(context.Background(), texts, vocabSize)
+}
+
+// TrainTokenizerContext is TrainTokenizer that stops soon after ctx is
+// done — between texts while counting chunks, between merges after — with
+// an error wrapping ErrInterrupted.
+func TrainTokenizerContext(ctx context.Context, texts []string, vocabSize int) (*engine.Tokenizer, error) {
 	if vocabSize < MinVocabSize {
 		return nil, fmt.Errorf("vocabulary size %d is too small: the 3 special tokens and 256 byte tokens need %d ids, so it must be at least %d", vocabSize, numFixed, MinVocabSize)
 	}
 	if vocabSize > maxVocabSize {
 		return nil, fmt.Errorf("vocabulary size %d is too large (at most %d)", vocabSize, maxVocabSize)
 	}
-	chunks := countChunks(texts)
+	chunks := countChunks(ctx, texts)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w while counting the corpus for the tokenizer: %v", ErrInterrupted, err)
+	}
 	if len(chunks) == 0 {
 		return nil, fmt.Errorf("cannot train a tokenizer on an empty corpus")
 	}
@@ -142,6 +153,9 @@ func TrainTokenizer(texts []string, vocabSize int) (*engine.Tokenizer, error) {
 	st := newPairStats(words, freqs, firstMergeable)
 	rank := 0
 	for len(pieces) < vocabSize {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%w while training the tokenizer, at %d of %d tokens: %v", ErrInterrupted, len(pieces), vocabSize, err)
+		}
 		p, n, ok := st.best()
 		if !ok || n < 1 {
 			break // no pair left to merge
@@ -167,7 +181,7 @@ func TrainTokenizer(texts []string, vocabSize int) (*engine.Tokenizer, error) {
 
 // countChunks cuts every text (with the engine's leading space) into chunks
 // and counts how often each distinct chunk occurs, using all cores.
-func countChunks(texts []string) map[string]int64 {
+func countChunks(ctx context.Context, texts []string) map[string]int64 {
 	workers := runtime.GOMAXPROCS(0)
 	parts := make([]map[string]int64, workers)
 	var wg sync.WaitGroup
@@ -179,6 +193,9 @@ func countChunks(texts []string) map[string]int64 {
 			for i := w; i < len(texts); i += workers {
 				if texts[i] == "" {
 					continue
+				}
+				if ctx.Err() != nil {
+					break
 				}
 				for _, c := range Chunks(" " + texts[i]) {
 					m[c]++

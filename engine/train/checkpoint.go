@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"time"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
+	"github.com/tokenbytoken/course/engine/internal/memory"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // State is a training run in progress: the weights, the optimizer's
@@ -96,47 +97,55 @@ func (s *State) Save(path string) error {
 	})
 }
 
-// LoadState reads a checkpoint written by Save.
+// LoadState reads a checkpoint written by Save. A path that is not a
+// regular file is refused before anything is read.
 func LoadState(path string) (*State, error) {
-	f, err := os.Open(path)
+	f, size, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	s, err := readState(bufio.NewReaderSize(f, 1<<20))
+	s, err := readState(bufio.NewReaderSize(f, 1<<20), size)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return s, nil
 }
 
-func readState(r io.Reader) (*State, error) {
-	magic := make([]byte, len(checkpointMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != checkpointMagic {
-		return nil, errors.New("not a training checkpoint (bad magic)")
-	}
-	var n uint32
-	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
-		return nil, fmt.Errorf("reading header: %w", err)
-	}
-	if n > 1<<26 {
-		return nil, fmt.Errorf("header length %d is absurd", n)
-	}
-	js := make([]byte, n)
-	if _, err := io.ReadFull(r, js); err != nil {
-		return nil, fmt.Errorf("reading header: %w", err)
+// readState reads a checkpoint of size bytes. Everything the header claims
+// is checked against the size, and the memory the state needs against the
+// memory available, before the parameters are allocated: a damaged or
+// hostile header is reported, never obeyed.
+func readState(r io.Reader, size int64) (*State, error) {
+	js, err := readHeader(r, size, checkpointMagic, "a training checkpoint")
+	if err != nil {
+		return nil, err
 	}
 	var h checkpointHeader
 	if err := json.Unmarshal(js, &h); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	cfg := h.Config
+	if err := CheckConfig(cfg.Model); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	params := int64(numParams(cfg.Model))
+	if int64(h.NumParams) != params {
+		return nil, fmt.Errorf("header says %d parameters, shape %v has %d", h.NumParams, cfg.Model, params)
+	}
+	if want := int64(len(checkpointMagic)) + 4 + int64(len(js)) + 3*4*params; size != want {
+		return nil, fmt.Errorf("file is %d bytes but its header (%d parameters, with AdamW's two moments) needs exactly %d: truncated or damaged", size, params, want)
+	}
+	if h.Step < 0 || h.Tokens < 0 || h.ElapsedNS < 0 {
+		return nil, fmt.Errorf("header: step %d, tokens %d, elapsed %d ns: none may be negative", h.Step, h.Tokens, h.ElapsedNS)
+	}
+	what := fmt.Sprintf("a training state of %d parameters with AdamW's two moments", params)
+	if err := memory.Check(what, 3*4*params); err != nil {
+		return nil, err
+	}
 	p, err := NewParams(cfg.Model)
 	if err != nil {
 		return nil, err
-	}
-	if h.NumParams != len(p.Data) {
-		return nil, fmt.Errorf("header says %d parameters, shape %v has %d", h.NumParams, cfg.Model, len(p.Data))
 	}
 	opt := NewAdamW(cfg.Model, cfg.Beta1, cfg.Beta2, adamEps, cfg.WeightDecay)
 	for _, v := range [][]float32{p.Data, opt.M, opt.V} {
@@ -187,6 +196,29 @@ func readFloats(r io.Reader, v []float32) error {
 		}
 	}
 	return nil
+}
+
+// readHeader reads the start of a checkpoint or token-cache file of size
+// bytes — its magic string and the length of its JSON header — and returns
+// the JSON, refusing a length that the file cannot hold before allocating
+// it. what names the kind of file, for the error.
+func readHeader(r io.Reader, size int64, magic, what string) ([]byte, error) {
+	got := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, got); err != nil || string(got) != magic {
+		return nil, fmt.Errorf("not %s (bad magic)", what)
+	}
+	var n uint32
+	if err := binary.Read(r, binary.LittleEndian, &n); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	if rest := size - int64(len(magic)) - 4; int64(n) > rest {
+		return nil, fmt.Errorf("header length %d is more than the %d bytes left in the file", n, max(rest, 0))
+	}
+	js := make([]byte, n)
+	if _, err := io.ReadFull(r, js); err != nil {
+		return nil, fmt.Errorf("reading header: %w", err)
+	}
+	return js, nil
 }
 
 // writeHeader starts a checkpoint or token-cache file: its magic string, the

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/tokenbytoken/course/engine/internal/memory"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // Source is one file of a corpus.
@@ -66,6 +69,9 @@ func IsGenerated(src []byte) bool { return generatedRE.Match(src) }
 // message when root cannot be read or holds no Go source.
 func LoadGoSource(root string, opts SourceOptions) (*Corpus, error) {
 	limit := opts.Limit
+	if limit < 0 {
+		return nil, fmt.Errorf("corpus: limit %d bytes: must be 0 (no limit) or positive", limit)
+	}
 	fi, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
@@ -74,7 +80,7 @@ func LoadGoSource(root string, opts SourceOptions) (*Corpus, error) {
 		return nil, fmt.Errorf("corpus: %s is not a directory", root)
 	}
 	c := &Corpus{Root: root}
-	var total int64
+	var total, checked int64
 	errLimit := errors.New("limit reached")
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -90,7 +96,21 @@ func LoadGoSource(root string, opts SourceOptions) (*Corpus, error) {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		// A named pipe would block the walk forever, a device never end.
+		info, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		if err := regular.Check(path, info); err != nil {
+			return err
+		}
+		if total+info.Size() > checked {
+			if err := memory.Check(fmt.Sprintf("a corpus of %d bytes so far", total+info.Size()), total+info.Size()); err != nil {
+				return err
+			}
+			checked = total + info.Size() + corpusCheckEvery
+		}
+		b, err := regular.ReadFile(path, info.Size()+1<<20)
 		if err != nil {
 			return err
 		}
@@ -131,6 +151,10 @@ func LoadGoSource(root string, opts SourceOptions) (*Corpus, error) {
 	}
 	return c, nil
 }
+
+// corpusCheckEvery is how many bytes of corpus are read between two checks
+// of the memory available.
+const corpusCheckEvery = 64 << 20
 
 // IsValidation reports whether the file at this corpus-relative path
 // belongs to the validation set.

@@ -1,6 +1,8 @@
 package train
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -34,6 +36,17 @@ func (e *Encoder) Encode(text string) ([]int32, error) {
 // EncodeDocuments encodes many documents in parallel and joins them into
 // one token stream, each document as BOS, its tokens, EOS.
 func (e *Encoder) EncodeDocuments(docs []string) ([]uint16, error) {
+	return e.EncodeDocumentsContext(context.Background(), docs)
+}
+
+// EncodeDocumentsContext is EncodeDocuments that stops when ctx is done:
+// every worker checks it before each document, so Ctrl-C during a long
+// encoding is honoured within one document's time. The error then wraps
+// ErrInterrupted.
+func (e *Encoder) EncodeDocumentsContext(ctx context.Context, docs []string) ([]uint16, error) {
+	if e == nil || e.tok == nil {
+		return nil, errors.New("encoder has no tokenizer")
+	}
 	workers := runtime.GOMAXPROCS(0)
 	enc := make([][]int32, len(docs))
 	errs := make([]error, workers)
@@ -43,6 +56,10 @@ func (e *Encoder) EncodeDocuments(docs []string) ([]uint16, error) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(docs); i += workers {
+				if ctx.Err() != nil {
+					errs[w] = fmt.Errorf("%w while encoding document %d of %d: %v", ErrInterrupted, i, len(docs), ctx.Err())
+					return
+				}
 				ids, err := e.Encode(docs[i])
 				if err != nil {
 					errs[w] = fmt.Errorf("document %d: %w", i, err)
@@ -57,6 +74,9 @@ func (e *Encoder) EncodeDocuments(docs []string) ([]uint16, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if vocab := e.tok.VocabSize(); vocab > maxVocabSize {
+		return nil, fmt.Errorf("vocabulary of %d tokens does not fit 16-bit ids", vocab)
 	}
 	bos, eos := uint16(e.tok.BOS()), uint16(e.tok.EOS())
 	var out []uint16

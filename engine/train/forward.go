@@ -1,9 +1,12 @@
 package train
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/memory"
 )
 
 // rmsEps is RMSNorm's epsilon, as in the engine.
@@ -38,6 +41,27 @@ type net struct {
 	counted         int // rows with a target
 
 	grads *backwardBuffers // allocated on first backward pass
+}
+
+// netBytes is the memory of a net for batches of B sequences of T tokens:
+// the forward pass's saved activations, and with backward the gradient
+// buffers and a gradient for every parameter. The attention probabilities,
+// layers × B × heads × T × T, grow with the square of the context.
+func netBytes(c engine.Config, B, T int, backward bool) int64 {
+	L, d, h, kv, V := int64(c.NLayers), int64(c.Dim), int64(c.HiddenDim), int64(c.KVDim()), int64(c.VocabSize)
+	b, t, heads := int64(B), int64(T), int64(c.NHeads)
+	N := b * t
+	floats := (L+1)*N*d + 2*L*N + 5*L*N*d + 2*L*N*kv + L*b*heads*t*t + 3*L*N*h + N + N*d + N*V + 2*N
+	if backward {
+		floats += N*(4*d+2*kv+3*h) + b*int64(c.NKVHeads)*t*t + int64(numParams(c))
+	}
+	return 4 * floats
+}
+
+// checkNet refuses a net that would not fit in the memory available.
+func checkNet(c engine.Config, B, T int, backward bool) error {
+	what := fmt.Sprintf("a pass over %d sequences of %d tokens of a %d-layer model (attention alone is %d × %d × %d heads × %d² floats)", B, T, c.NLayers, c.NLayers, B, c.NHeads, T)
+	return memory.Check(what, netBytes(c, B, T, backward))
 }
 
 // newNet allocates the buffers for batches of B sequences of T tokens.

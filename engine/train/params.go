@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/memory"
 )
 
 // Params holds every trainable weight of a model in one flat slice, so that
@@ -84,6 +85,9 @@ func NewParams(c engine.Config) (*Params, error) {
 	if err := CheckConfig(c); err != nil {
 		return nil, err
 	}
+	if err := memory.Check(fmt.Sprintf("the %d parameters of %v", numParams(c), c), 4*int64(numParams(c))); err != nil {
+		return nil, err
+	}
 	data := make([]float32, numParams(c))
 	return &Params{Config: c, Data: data, tensors: split(c, data)}, nil
 }
@@ -130,6 +134,9 @@ func (p *Params) Model() *engine.Model {
 // ParamsFromModel copies an engine model's weights into trainable
 // parameters.
 func ParamsFromModel(m *engine.Model) (*Params, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
 	p, err := NewParams(m.Config)
 	if err != nil {
 		return nil, err

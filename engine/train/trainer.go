@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 )
 
 // ErrInterrupted is returned (wrapped) when a run is stopped through its
@@ -46,6 +48,9 @@ func Train(ctx context.Context, cfg Config, data *Data, opts Options) (*State, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if ctx == nil || data == nil {
+		return nil, errors.New("train: no context or no data")
+	}
 	T, B := cfg.Model.SeqLen, cfg.BatchSize
 	if err := checkStream("training", data.Train, T, cfg.Model.VocabSize); err != nil {
 		return nil, err
@@ -54,6 +59,12 @@ func Train(ctx context.Context, cfg Config, data *Data, opts Options) (*State, e
 		return nil, err
 	}
 
+	if err := checkNet(cfg.Model, B, T, true); err != nil {
+		return nil, err
+	}
+	if opts.Checkpoint != "" {
+		atomicfile.Clean(opts.Checkpoint) // what a run killed mid-save left
+	}
 	st, err := startState(cfg, opts.Checkpoint)
 	if err != nil {
 		return nil, err

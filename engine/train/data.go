@@ -3,9 +3,9 @@ package train
 import (
 	"bufio"
 	"context"
-	"errors"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 

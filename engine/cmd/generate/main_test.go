@@ -46,7 +46,7 @@ func TestCommandJSONAndText(t *testing.T) {
 	bin := buildCommand(t)
 
 	// -json: one object per token, then the summary.
-	cmd := exec.Command(bin, "-model", model, "-tokenizer", tokenizer, "-n", "64", "-temperature", "0", "-json", "-logprobs", "3")
+	cmd := exec.Command(bin, "-model", model, "-tokenizer", tokenizer, "-n", "64", "-temperature", "0", "-repeat-penalty", "1", "-json", "-logprobs", "3")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -99,7 +99,7 @@ func TestCommandJSONAndText(t *testing.T) {
 	}
 
 	// Text mode prints the prompt and the continuation; the speed goes to stderr.
-	cmd = exec.Command(bin, "-model", model, "-tokenizer", tokenizer, "-n", "64", "-temperature", "0", "-prompt", "Once upon a time")
+	cmd = exec.Command(bin, "-model", model, "-tokenizer", tokenizer, "-n", "64", "-temperature", "0", "-repeat-penalty", "1", "-prompt", "Once upon a time")
 	stderr.Reset()
 	cmd.Stderr = &stderr
 	out, err = cmd.Output()
@@ -164,7 +164,7 @@ func TestTextModeStreamsEachPiece(t *testing.T) {
 	model, tokenizer := referenceModel(t)
 	var out writeRecorder
 	var stderr bytes.Buffer
-	status := run([]string{"-model", model, "-tokenizer", tokenizer, "-n", "30", "-temperature", "0", "-stop", "Lily"}, &out, &stderr)
+	status := run([]string{"-model", model, "-tokenizer", tokenizer, "-n", "30", "-temperature", "0", "-repeat-penalty", "1", "-stop", "Lily"}, &out, &stderr)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr.String())
 	}
@@ -178,12 +178,12 @@ func TestTextModeStreamsEachPiece(t *testing.T) {
 	if got != want {
 		t.Fatalf("printed %q, want %q", got, want)
 	}
-	if !strings.Contains(stderr.String(), "finish: stop") {
+	if !strings.Contains(stderr.String(), `stopped: the text reached the stop sequence "Lily" (left out of the text) after`) {
 		t.Fatalf("stderr %q does not report the stop", stderr.String())
 	}
 
 	out.writes = nil
-	status = run([]string{"-model", model, "-tokenizer", tokenizer, "-n", "30", "-temperature", "0", "-stop", "Lily", "-include-stop"}, &out, &stderr)
+	status = run([]string{"-model", model, "-tokenizer", tokenizer, "-n", "30", "-temperature", "0", "-repeat-penalty", "1", "-stop", "Lily", "-include-stop"}, &out, &stderr)
 	if got, want := strings.Join(out.writes, ""), publishedStart[:strings.Index(publishedStart, "Lily")+4]+"\n"; status != 0 || got != want {
 		t.Fatalf("with -include-stop: status %d, printed %q, want %q", status, got, want)
 	}

@@ -20,25 +20,44 @@ const defaultGamma = 4
 // searchDecoder returns the decoder for the search and speed flags (-beam,
 // -draft, -speculate, -no-cache), or nil when none is set and the ordinary
 // sampling loop runs. An error means the flags cannot be used as given and
-// is reported as flag misuse (exit status 2).
+// is reported as flag misuse (exit status 2). note receives what a decoder
+// has to say about its run (printed after the text).
 //
-//   - -beam N runs beam search with N beams (deterministic: the sampling
-//     flags are ignored) and prints the best continuation; a summary of the
-//     search goes to stderr.
+//   - -beam N runs beam search with N beams and prints the best
+//     continuation; a summary of the search follows the text. The search is
+//     deterministic and scores the model's own log-probabilities, so the
+//     sampling flags and penalties do not apply: given on the command line,
+//     they are refused (their defaults are simply not used).
 //   - -draft PATH [-speculate γ] runs speculative decoding with PATH as the
 //     draft model (it must use the same tokenizer as -model); γ defaults to
-//     4. Only -temperature and -seed shape the sampling: the output follows
+//     4. With the built-in model, -speculate γ alone uses the built-in draft.
+//     Only -temperature and -seed shape the sampling: the output follows
 //     the target's tempered distribution exactly, so top-k, top-p, min-p
-//     and the penalties, which would change that distribution, are refused.
-//     Acceptance rate and tokens per target pass go to stderr.
+//     and the penalties, which would change that distribution, are refused
+//     when given (their defaults are not used). Acceptance rate and tokens
+//     per target pass follow the text.
 //   - -no-cache generates with every sampling flag, but recomputes the whole
 //     prefix at every step instead of keeping a KV cache.
-func searchDecoder(cfg *config) (decoder, error) {
+func searchDecoder(cfg *config, note func(string)) (decoder, error) {
+	if cfg.speculate != 0 && cfg.draft == "" && builtIn(cfg) {
+		cfg.draft = "default" // the built-in target's own draft
+	}
 	modes := 0
 	for _, on := range []bool{cfg.beam != 0, cfg.draft != "" || cfg.speculate != 0, cfg.noCache} {
 		if on {
 			modes++
 		}
+	}
+	// given lists the flags from names that were given on the command line
+	// with a value that does something.
+	given := func(names ...string) []string {
+		var out []string
+		for _, n := range names {
+			if cfg.set[n] && !neutral(n, cfg) {
+				out = append(out, n)
+			}
+		}
+		return out
 	}
 	switch {
 	case modes > 1:
@@ -46,37 +65,61 @@ func searchDecoder(cfg *config) (decoder, error) {
 	case cfg.beam < 0:
 		return nil, fmt.Errorf("-beam = %d: beam width must be at least 1 (0 is off)", cfg.beam)
 	case cfg.beam > 0:
-		return beamDecoder(cfg.beam), nil
+		if f := given("temperature", "topk", "topp", "minp", "seed", "repeat-penalty", "presence", "frequency", "penalty-window", "logprobs"); len(f) > 0 {
+			return nil, fmt.Errorf("-%s = %s: beam search does not sample; it keeps the %d likeliest continuations by the model's own log-probabilities, so -%s would change nothing (remove it)", f[0], flagValue(f[0], cfg), cfg.beam, f[0])
+		}
+		return beamDecoder(cfg.beam, note), nil
 	case cfg.speculate < 0:
 		return nil, fmt.Errorf("-speculate = %d: the draft must propose at least 1 token per round", cfg.speculate)
 	case cfg.speculate > 0 && cfg.draft == "":
-		return nil, fmt.Errorf("-speculate = %d needs -draft: the path of the draft model", cfg.speculate)
+		return nil, fmt.Errorf("-speculate = %d needs -draft: the path of the draft model (only the built-in model has a draft of its own)", cfg.speculate)
 	case cfg.draft != "":
-		o := cfg.options()
-		if o.Temperature > 0 {
-			for _, f := range []struct {
-				name string
-				set  bool
-				v    any
-			}{
-				{"-topp", o.TopP < 1, o.TopP}, {"-topk", o.TopK != 0, o.TopK}, {"-minp", o.MinP != 0, o.MinP},
-				{"-repeat-penalty", o.RepetitionPenalty != 1, o.RepetitionPenalty},
-				{"-presence", o.PresencePenalty != 0, o.PresencePenalty}, {"-frequency", o.FrequencyPenalty != 0, o.FrequencyPenalty},
-			} {
-				if f.set {
-					return nil, fmt.Errorf("%s = %v: speculative decoding samples the target's whole tempered distribution; turn %s off (or use -temperature 0)", f.name, f.v, f.name)
-				}
-			}
+		if f := given("topk", "topp", "minp", "repeat-penalty", "presence", "frequency", "penalty-window"); len(f) > 0 {
+			return nil, fmt.Errorf("-%s = %s: speculative decoding samples the target's whole tempered distribution; turn -%s off (or leave it out)", f[0], flagValue(f[0], cfg), f[0])
 		}
+		if cfg.set["logprobs"] && cfg.logprobs > 0 {
+			return nil, fmt.Errorf("-logprobs = %d: speculative decoding does not list alternatives (run without -draft for them)", cfg.logprobs)
+		}
+		// The defaults of the filters and penalties are for sampling one
+		// token at a time; speculative decoding leaves them out.
+		cfg.topK, cfg.topP, cfg.minP = 0, 1, 0
+		cfg.repeatPenalty, cfg.presence, cfg.frequency, cfg.penaltyWindow = 1, 0, 0, 0
 		gamma := cfg.speculate
 		if gamma == 0 {
 			gamma = defaultGamma
 		}
-		return speculativeDecoder(cfg.draft, gamma), nil
+		return speculativeDecoder(cfg.draft, gamma, note), nil
 	case cfg.noCache:
 		return noCacheDecoder, nil
 	}
 	return nil, nil
+}
+
+// neutral says whether a flag's value is the one that turns its stage off.
+func neutral(name string, cfg *config) bool {
+	switch name {
+	case "temperature":
+		return cfg.temperature == 0 // greedy: the likeliest token, as a search of one beam
+	case "topk":
+		return cfg.topK == 0
+	case "topp":
+		return cfg.topP == 1
+	case "minp":
+		return cfg.minP == 0
+	case "seed":
+		return false
+	case "repeat-penalty":
+		return cfg.repeatPenalty == 1
+	case "presence":
+		return cfg.presence == 0
+	case "frequency":
+		return cfg.frequency == 0
+	case "penalty-window":
+		return cfg.penaltyWindow == 0
+	case "logprobs":
+		return cfg.logprobs == 0
+	}
+	return false
 }
 
 // prepare does the checks every decoder shares, before any work: the
@@ -200,7 +243,7 @@ func finishFor(err error) engine.FinishReason {
 }
 
 // beamDecoder runs beam search, then streams its best continuation.
-func beamDecoder(width int) decoder {
+func beamDecoder(width int, note func(string)) decoder {
 	return func(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error] {
 		return func(yield func(engine.Step, error) bool) {
 			ids, err := prepare(m, tok, prompt, opts)
@@ -227,8 +270,8 @@ func beamDecoder(width int) decoder {
 				yield(engine.Step{}, fmt.Errorf("-beam = %d: %w", width, err))
 				return
 			}
-			fmt.Fprintf(os.Stderr, "beam: width %d, %d nodes explored in %d passes, best log-probability %.3f over %d tokens\n",
-				width, len(res.Tree), res.Passes, res.Best.CumLogProb, len(res.Best.Tokens))
+			note(fmt.Sprintf("beam: width %d, %d nodes explored in %d passes, best log-probability %.3f over %d tokens",
+				width, len(res.Tree), res.Passes, res.Best.CumLogProb, len(res.Best.Tokens)))
 			for i, id := range res.Best.Tokens {
 				st := s.step(id, res.Tree[nodeAt(res, i)].LogProb, i == len(res.Best.Tokens)-1, finish)
 				if !yield(st, nil) || st.Finish != "" {
@@ -250,7 +293,7 @@ func nodeAt(res *engine.BeamResult, i int) int {
 
 // speculativeDecoder runs speculative decoding with the draft model at
 // draftPath proposing gamma tokens per round.
-func speculativeDecoder(draftPath string, gamma int) decoder {
+func speculativeDecoder(draftPath string, gamma int, note func(string)) decoder {
 	return func(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error] {
 		return func(yield func(engine.Step, error) bool) {
 			ids, err := prepare(m, tok, prompt, opts)
@@ -261,6 +304,17 @@ func speculativeDecoder(draftPath string, gamma int) decoder {
 			d, err := loadDraft(draftPath, m, tok)
 			if err != nil {
 				yield(engine.Step{}, err)
+				return
+			}
+			// The draft must see everything the target sees: a shorter
+			// context would end the text early, at the draft's limit.
+			if need := len(ids) + opts.MaxNewTokens; d.Config.SeqLen < m.Config.SeqLen && (opts.MaxNewTokens == 0 || need > d.Config.SeqLen) {
+				wanted := "until the model's context is full (-n 0)"
+				if opts.MaxNewTokens > 0 {
+					wanted = fmt.Sprintf("%d tokens: %d of prompt and -n %d", need, len(ids), opts.MaxNewTokens)
+				}
+				yield(engine.Step{}, fmt.Errorf("-draft = %q: its context is %d tokens, shorter than the model's %d, and this run needs %s; use a draft with a context of at least %d tokens, or -n %d or less",
+					draftPath, d.Config.SeqLen, m.Config.SeqLen, wanted, min(need, m.Config.SeqLen), d.Config.SeqLen-len(ids)))
 				return
 			}
 			target, draft := engine.NewModelLM(m, 1), engine.NewModelLM(d, 1)
@@ -292,8 +346,8 @@ func speculativeDecoder(draftPath string, gamma int) decoder {
 			if !stopped { // the draft's context ran out first
 				yield(s.final(engine.FinishContext), nil)
 			}
-			fmt.Fprintf(os.Stderr, "speculative: γ=%d, acceptance rate %.2f, %.2f tokens per target pass (%d passes for %d tokens)\n",
-				gamma, stats.AcceptanceRate(), stats.TokensPerTargetPass(), stats.TargetPasses, len(stats.Tokens))
+			note(fmt.Sprintf("speculative: γ=%d, acceptance rate %.2f, %.2f tokens per target pass (%d passes for %d tokens)",
+				gamma, stats.AcceptanceRate(), stats.TokensPerTargetPass(), stats.TargetPasses, len(stats.Tokens)))
 		}
 	}
 }
@@ -326,7 +380,14 @@ func noCacheDecoder(ctx context.Context, m *engine.Model, tok *engine.Tokenizer,
 				yield(engine.Step{}, err)
 				return
 			}
+			prev := seq[len(seq)-1]
 			st := s.step(id, engine.LogProbOf(rows[0], id), ctx.Err() != nil, finishFor(ctx.Err()))
+			if opts.TopLogProbs > 0 {
+				st.TopLogProbs = engine.TopLogProbs(rows[0], opts.TopLogProbs)
+				for i := range st.TopLogProbs {
+					st.TopLogProbs[i].Text = tok.Decode(prev, st.TopLogProbs[i].ID)
+				}
+			}
 			if !yield(st, nil) || st.Finish != "" {
 				return
 			}

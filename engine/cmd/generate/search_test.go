@@ -19,7 +19,7 @@ func runGenerate(args ...string) (int, string, string) {
 
 func TestSearchDecodersKeepGreedyText(t *testing.T) {
 	model, tokenizer := referenceModel(t)
-	base := []string{"-model", model, "-tokenizer", tokenizer, "-prompt", "Once upon a time", "-temperature", "0", "-n", "80"}
+	base := []string{"-model", model, "-tokenizer", tokenizer, "-prompt", "Once upon a time", "-temperature", "0", "-repeat-penalty", "1", "-n", "80"}
 	status, want, stderr := runGenerate(base...)
 	if status != 0 {
 		t.Fatalf("plain greedy: status %d, stderr %q", status, stderr)
@@ -48,6 +48,7 @@ func TestSearchFlagsRejectedBeforeWork(t *testing.T) {
 		{[]string{"-speculate", "3"}, "-speculate = 3 needs -draft"},
 		{[]string{"-beam", "2", "-no-cache"}, "use one at a time"},
 		{[]string{"-draft", model, "-temperature", "1", "-topp", "0.5"}, "-topp = 0.5: speculative decoding samples the target's whole tempered distribution"},
+		{[]string{"-draft", model, "-temperature", "0", "-repeat-penalty", "1.2"}, "-repeat-penalty = 1.2: speculative decoding samples the target's whole tempered distribution"},
 	} {
 		status, _, stderr := runGenerate(append([]string{"-model", model, "-tokenizer", tokenizer}, c.args...)...)
 		if status != 2 || !strings.Contains(stderr, c.want) {
@@ -77,7 +78,7 @@ func TestSearchFlagsRejectedBeforeWork(t *testing.T) {
 }
 
 func TestDefaultModelsNeedNoFiles(t *testing.T) {
-	status, out, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0")
+	status, out, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0", "-repeat-penalty", "1")
 	if status != 0 || out == "" {
 		t.Fatalf("built-in model: status %d, stdout %q, stderr %q", status, out, stderr)
 	}
@@ -86,7 +87,7 @@ func TestDefaultModelsNeedNoFiles(t *testing.T) {
 	}
 	// Speculative decoding with the built-in draft keeps the target's
 	// greedy text.
-	status, spec, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0", "-draft", "default")
+	status, spec, stderr := runGenerate("-prompt", "func main() {", "-n", "12", "-temperature", "0", "-repeat-penalty", "1", "-draft", "default")
 	if status != 0 || spec != out {
 		t.Fatalf("built-in draft: status %d, stderr %q\n got %q\nwant %q", status, stderr, spec, out)
 	}

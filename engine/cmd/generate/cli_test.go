@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tokenbytoken/course/engine"
+)
+
+// TestSummaryFollowsText runs the command with stdout and stderr on one
+// pipe, as in a terminal or `2>&1 | less`: the text comes first, whole and
+// ending with a newline, and only then why it stopped and how fast it ran.
+func TestSummaryFollowsText(t *testing.T) {
+	bin := buildCommand(t)
+	for _, args := range [][]string{
+		{"-prompt", "func ", "-n", "20", "-temperature", "0"},   // ends at -n, mid-line
+		{"-prompt", "func main() {", "-temperature", "0"},       // ends at end-of-text
+		{"-prompt", "// Copy copies", "-n", "40", "-seed", "3"}, // sampled
+	} {
+		cmd := exec.Command(bin, args...)
+		var both bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &both, &both // one pipe, in the order written
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, both.String())
+		}
+		out := both.String()
+		i := strings.Index(out, "stopped: ")
+		if i < 0 {
+			t.Fatalf("%q: no 'stopped:' line in\n%s", args, out)
+		}
+		text, summary := out[:i], out[i:]
+		if !strings.HasPrefix(text, args[1]) || !strings.HasSuffix(text, "\n") {
+			t.Errorf("%q: the text before the summary should start with the prompt and end with a newline: %q", args, text)
+		}
+		lines := strings.Split(strings.TrimSuffix(summary, "\n"), "\n")
+		if len(lines) < 2 || !strings.HasPrefix(lines[1], "speed: ") {
+			t.Errorf("%q: want the summary as 'stopped:' then 'speed:' lines, got %q", args, summary)
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "stopped: ") && !strings.HasPrefix(l, "speed: ") && !strings.HasPrefix(l, "seed: ") {
+				t.Errorf("%q: text after the summary: %q", args, l)
+			}
+		}
+	}
+}
+
+// TestSummaryFollowsTextInProcess checks the same with one writer for both
+// streams inside the process, and that the text reaches the writer before
+// the summary does.
+func TestSummaryFollowsTextInProcess(t *testing.T) {
+	var both writeRecorder
+	if status := run([]string{"-prompt", "func ", "-n", "20", "-temperature", "0"}, &both, &both); status != 0 {
+		t.Fatalf("status %d: %q", status, both.writes)
+	}
+	out := strings.Join(both.writes, "")
+	i := strings.Index(out, "stopped: ")
+	if i < 0 || !strings.HasSuffix(out[:i], "\n") || strings.Count(out[i:], "\n") < 2 {
+		t.Fatalf("want the text, a newline, then the summary lines; got %q", out)
+	}
+}
+
+func TestFinishInWords(t *testing.T) {
+	cfg := &config{maxNew: 100, timeout: 2 * time.Second}
+	stats := func(prompt, n int) *engine.Stats {
+		return &engine.Stats{PromptTokens: prompt, GeneratedTokens: n, StopSequence: "\n}\n"}
+	}
+	for _, c := range []struct {
+		step engine.Step
+		want string
+	}{
+		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 9)}, "the model wrote end-of-text after 8 tokens"},
+		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 2)}, "the model wrote end-of-text after 1 token"},
+		{engine.Step{Finish: engine.FinishLength, Stats: stats(6, 100)}, "100 tokens written, the limit set by -n 100"},
+		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 500)}, "the model's context is full: 512 tokens, 12 of prompt and 500 new"},
+		{engine.Step{Finish: engine.FinishStop, Stats: stats(6, 40)}, `the text reached the stop sequence "\n}\n" (left out of the text) after 40 tokens`},
+		{engine.Step{Finish: engine.FinishDeadline, Stats: stats(6, 3)}, "the -timeout of 2s ran out after 3 tokens"},
+		{engine.Step{Finish: engine.FinishCancelled, Stats: stats(6, 0)}, "cancelled after 0 tokens"},
+	} {
+		if got := describeFinish(c.step, cfg, 512); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.step.Finish, got, c.want)
+		}
+	}
+
+	// The command says it in words: the end-of-text example of the README.
+	status, out, stderr := runGenerate("-prompt", "func main() {", "-temperature", "0")
+	if status != 0 || !strings.HasPrefix(out, "func main() {") {
+		t.Fatalf("status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	if !strings.HasPrefix(stderr, "stopped: the model wrote end-of-text after ") {
+		t.Errorf("stderr %q does not say that the model ended the text", stderr)
+	}
+}
+
+// TestSpeculateAloneUsesBuiltInDraft: with the built-in model, -speculate
+// needs no -draft; the built-in draft proposes and greedy text is the
+// target's own.
+func TestSpeculateAloneUsesBuiltInDraft(t *testing.T) {
+	base := []string{"-prompt", "// Package sort", "-n", "40", "-temperature", "0", "-repeat-penalty", "1"}
+	status, want, stderr := runGenerate(base...)
+	if status != 0 {
+		t.Fatalf("greedy: status %d, stderr %q", status, stderr)
+	}
+	status, got, stderr := runGenerate(append(base, "-speculate", "4")...)
+	if status != 0 || got != want {
+		t.Fatalf("-speculate 4: status %d, stderr %q\n got %q\nwant %q", status, stderr, got, want)
+	}
+	if !strings.Contains(stderr, "speculative: γ=4") {
+		t.Errorf("stderr %q does not report the speculative run", stderr)
+	}
+	// Sampling works too, and a draft given by name is still honoured.
+	if status, _, stderr := runGenerate("-prompt", "func ", "-n", "20", "-speculate", "2", "-seed", "1"); status != 0 || !strings.Contains(stderr, "speculative: γ=2") {
+		t.Errorf("sampled -speculate 2: status %d, stderr %q", status, stderr)
+	}
+}
+
+// TestEveryFlagMeansSomethingOrIsRefused: a flag that would change nothing
+// in the run asked for is a usage error (status 2), found before any work;
+// a file that cannot serve is status 1.
+func TestEveryFlagMeansSomethingOrIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-timeout", "-5s"}, "-timeout = -5s: must be a positive duration"},
+		{[]string{"-logprobs", "3"}, "-logprobs = 3: the alternatives are listed in the -json output; add -json"},
+		{[]string{"-include-stop"}, "-include-stop keeps the stop sequence that ended the text; give one with -stop"},
+		{[]string{"-repeat-penalty", "1", "-penalty-window", "32"}, "-penalty-window = 32: no penalty is on"},
+		{[]string{"-temperature", "0", "-topk", "40"}, "-topk = 40: with -temperature 0 (greedy) it would change nothing"},
+		{[]string{"-temperature", "0", "-topp", "0.5"}, "-topp = 0.5: with -temperature 0 (greedy) it would change nothing"},
+		{[]string{"-temperature", "0", "-seed", "7"}, "-seed = 7: with -temperature 0 (greedy) it would change nothing"},
+		{[]string{"-beam", "3", "-temperature", "0.5"}, "-temperature = 0.5: beam search does not sample"},
+		{[]string{"-beam", "3", "-repeat-penalty", "1.2"}, "-repeat-penalty = 1.2: beam search does not sample"},
+		{[]string{"-beam", "3", "-json", "-logprobs", "2"}, "-logprobs = 2: beam search does not sample"},
+		{[]string{"-draft", "default", "-topk", "40"}, "-topk = 40: speculative decoding samples the target's whole tempered distribution"},
+		{[]string{"-speculate", "4", "-presence", "0.5"}, "-presence = 0.5: speculative decoding"},
+		{[]string{"-speculate", "4", "-json", "-logprobs", "2"}, "-logprobs = 2: speculative decoding does not list alternatives"},
+		{[]string{"-model", "x.bin", "-speculate", "4"}, "-speculate = 4 needs -draft"},
+		{[]string{"-temperature", "1e-9"}, "-temperature = 1e-09"},
+		{[]string{"-presence", "-1e39"}, "-presence = -1e+39"},
+		{[]string{"stray"}, `unexpected argument "stray"`},
+	} {
+		status, out, stderr := runGenerate(c.args...)
+		if status != 2 || out != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("generate %q: status %d, stdout %q, stderr %q; want status 2, no output and %q", c.args, status, out, stderr, c.want)
+		}
+	}
+
+	// Values that turn a stage off are accepted where the stage does not apply.
+	for _, args := range [][]string{
+		{"-beam", "2", "-temperature", "0", "-repeat-penalty", "1", "-topp", "1"},
+		{"-speculate", "2", "-repeat-penalty", "1", "-penalty-window", "0", "-topp", "1"},
+		{"-no-cache", "-json", "-logprobs", "2", "-seed", "5"},
+	} {
+		status, _, stderr := runGenerate(append([]string{"-prompt", "func ", "-n", "5"}, args...)...)
+		if status != 0 {
+			t.Errorf("generate %q: status %d, stderr %q; want it to run", args, status, stderr)
+		}
+	}
+}
+
+// TestNoCacheListsAlternatives: -logprobs works with -no-cache, and gives
+// what the cached loop gives.
+func TestNoCacheListsAlternatives(t *testing.T) {
+	args := []string{"-prompt", "func ", "-n", "6", "-temperature", "0", "-json", "-logprobs", "3"}
+	status, want, stderr := runGenerate(args...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	status, got, stderr := runGenerate(append(args, "-no-cache")...)
+	if status != 0 {
+		t.Fatalf("-no-cache: status %d: %s", status, stderr)
+	}
+	tokens := func(s string) []tokenJSON {
+		var out []tokenJSON
+		for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+			var tok tokenJSON
+			if json.Unmarshal([]byte(line), &tok) == nil && tok.Type == "token" {
+				out = append(out, tok)
+			}
+		}
+		return out
+	}
+	w, g := tokens(want), tokens(got)
+	if len(w) != 6 || len(g) != 6 {
+		t.Fatalf("%d and %d tokens, want 6 each", len(w), len(g))
+	}
+	for i := range w {
+		if len(g[i].TopLogProbs) != 3 || g[i].ID != w[i].ID || g[i].TopLogProbs[0].ID != w[i].TopLogProbs[0].ID || g[i].TopLogProbs[2].Text != w[i].TopLogProbs[2].Text {
+			t.Fatalf("token %d: -no-cache %+v, cached %+v", i, g[i], w[i])
+		}
+	}
+}
+
+// TestDraftWithShorterContextIsRefused: a draft that cannot see as far as
+// the run goes would end the text at its own limit; it is refused up
+// front, with the numbers, unless the run fits in its context.
+func TestDraftWithShorterContextIsRefused(t *testing.T) {
+	target, _, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := engine.Config{Dim: 16, HiddenDim: 32, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: target.Config.VocabSize, SeqLen: 32, SharedClassifier: true}
+	w, err := engine.NewWeights(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := filepath.Join(t.TempDir(), "short.bin")
+	if err := (&engine.Model{Config: c, Weights: w}).Save(short); err != nil {
+		t.Fatal(err)
+	}
+	status, out, stderr := runGenerate("-draft", short, "-prompt", "func ", "-n", "100", "-temperature", "0")
+	if status != 1 || out != "" || !strings.Contains(stderr, "its context is 32 tokens, shorter than the model's 512, and this run needs 103 tokens: 3 of prompt and -n 100; use a draft with a context of at least 103 tokens, or -n 29 or less") {
+		t.Errorf("status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	status, _, stderr = runGenerate("-draft", short, "-prompt", "func ", "-n", "0", "-temperature", "0")
+	if status != 1 || !strings.Contains(stderr, "until the model's context is full (-n 0)") {
+		t.Errorf("-n 0: status %d, stderr %q", status, stderr)
+	}
+	// A run that fits in the draft's context goes ahead.
+	if status, _, stderr := runGenerate("-draft", short, "-prompt", "func ", "-n", "20", "-temperature", "0"); status != 0 {
+		t.Errorf("-n 20: status %d, stderr %q", status, stderr)
+	}
+}
+
+// TestJSONWithoutNumbers: a log-probability that is not a number is
+// written as null; the output stays JSON.
+func TestJSONWithoutNumbers(t *testing.T) {
+	var out bytes.Buffer
+	p := &jsonPrinter{w: &out, stderr: &out, cfg: &config{}, contextLen: 512}
+	steps := []engine.Step{
+		{ID: 5, Pos: 1, Piece: "a", Text: "a", LogProb: math.NaN(),
+			TopLogProbs: []engine.TokenLogProb{{ID: 5, Text: "a", LogProb: math.Inf(-1)}}},
+		{ID: 6, Pos: 2, Piece: "b", Text: "b", LogProb: -1.5, Finish: engine.FinishLength,
+			Stats: &engine.Stats{PromptTokens: 1, GeneratedTokens: 2}},
+	}
+	for _, s := range steps {
+		if err := p.step(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.end(steps[1], nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 lines, got %q", lines)
+	}
+	for _, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("not JSON: %s", l)
+		}
+	}
+	if !strings.Contains(lines[0], `"logprob":null`) || !strings.Contains(lines[1], `"logprob":-1.5`) {
+		t.Errorf("token lines %q: want null for the NaN and -Inf log-probabilities, numbers otherwise", lines[:2])
+	}
+	var tok tokenJSON
+	if err := json.Unmarshal([]byte(lines[0]), &tok); err != nil || !math.IsNaN(float64(tok.LogProb)) {
+		t.Errorf("null does not read back as NaN: %v %v", err, tok.LogProb)
+	}
+}
+
+// TestGreedyTakesTheLikeliestToken: the default repetition penalty is for
+// sampling; -temperature 0 alone picks the model's likeliest token at
+// every step.
+func TestGreedyTakesTheLikeliestToken(t *testing.T) {
+	status, out, stderr := runGenerate("-prompt", "// Package sort", "-n", "40", "-temperature", "0", "-json", "-logprobs", "1")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var tok tokenJSON
+		if err := json.Unmarshal([]byte(line), &tok); err != nil {
+			t.Fatal(err)
+		}
+		if tok.Type != "token" {
+			continue
+		}
+		n++
+		if len(tok.TopLogProbs) != 1 || tok.TopLogProbs[0].ID != tok.ID {
+			t.Fatalf("token %d at %d is not the likeliest: %+v", tok.ID, tok.Pos, tok.TopLogProbs)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no tokens")
+	}
+}

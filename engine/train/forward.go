@@ -60,7 +60,7 @@ func netBytes(c engine.Config, B, T int, backward bool) int64 {
 
 // checkNet refuses a net that would not fit in the memory available.
 func checkNet(c engine.Config, B, T int, backward bool) error {
-	what := fmt.Sprintf("a pass over %d sequences of %d tokens of a %d-layer model (attention alone is %d × %d × %d heads × %d² floats)", B, T, c.NLayers, c.NLayers, B, c.NHeads, T)
+	what := fmt.Sprintf("a pass over a batch of %d × %d tokens of a %d-layer model (its attention alone is %d layers × %d × %d heads × %d² floats)", B, T, c.NLayers, c.NLayers, B, c.NHeads, T)
 	return memory.Check(what, netBytes(c, B, T, backward))
 }
 

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -62,7 +63,7 @@ func evalFiles(m *engine.Model, tok *engine.Tokenizer, paths []string, w io.Writ
 	var gzBits float64
 	files, wins := 0, 0
 	for _, p := range paths {
-		text, err := os.ReadFile(p)
+		text, err := regular.ReadFile(p, maxTextBytes)
 		if err != nil {
 			return err
 		}

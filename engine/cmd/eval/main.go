@@ -19,6 +19,11 @@
 // prints one line per file and a total over all of them (the total bits
 // divided by the total bytes), each next to gzip -9 on the same bytes, so
 // the model can be compared with a compressor without leaving Go.
+//
+// A flag that would change nothing in the run asked for (-prompt without
+// -funcs, -repeat with several files, -tokenizer with a built-in model) is
+// refused rather than ignored. The exit status is 2 for a mistake on the
+// command line, 1 when a file cannot be used or the work fails.
 package main
 
 import (
@@ -32,15 +37,21 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "eval:", err)
-		os.Exit(1)
-	}
+func main() { os.Exit(status(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// status runs the command and returns its exit status.
+func status(args []string, stdout, stderr io.Writer) int {
+	return cli.Status("eval", stderr, nil, func() error { return run(args, stdout, stderr) })
 }
+
+// maxTextBytes is the largest text file eval reads. Tokenizing and scoring
+// it needs far more memory again, which the engine checks before it starts.
+const maxTextBytes = 1 << 30
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
@@ -50,14 +61,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	textFlag := fs.String("text", "", "text file to evaluate")
 	funcs := fs.Int("funcs", 0, "instead of -text: sample this many functions and report how many parse")
 	prompt := fs.String("prompt", "func ", "prompt for -funcs")
-	temp := fs.Float64("temperature", 0.8, "sampling temperature for -funcs")
-	topP := fs.Float64("top-p", 0.95, "top-p for -funcs")
-	show := fs.Int("show", 3, "print the first samples of -funcs")
+	temp := fs.Float64("temperature", 0.8, "sampling temperature for -funcs (0 is greedy)")
+	topP := fs.Float64("top-p", 0.95, "top-p for -funcs, in (0, 1] (1 is off)")
+	show := fs.Int("show", 3, "print the first samples of -funcs (0: none)")
 	repeat := fs.Bool("repeat", false, "with -text: also report the bits per byte of a second copy of the text")
-	if err := fs.Parse(args); err != nil {
+	set, err := cli.Parse(fs, args)
+	if err != nil {
 		return err
 	}
-	if *funcs > 0 {
+	if err := checkFlags(fs, set, *modelFlag, *funcs, *temp, *topP, *show); err != nil {
+		return err
+	}
+	if set["funcs"] {
 		m, tok, err := load(*modelFlag, *tokFlag)
 		if err != nil {
 			return err
@@ -85,10 +100,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return evalFiles(m, tok, paths, stdout)
 	}
-	if *textFlag == "" {
-		return errors.New("-text FILE (or files and directories as arguments) is required")
-	}
-	text, err := os.ReadFile(*textFlag)
+	text, err := regular.ReadFile(*textFlag, maxTextBytes)
 	if err != nil {
 		return err
 	}
@@ -120,6 +132,47 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "time:           %v\n", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// checkFlags refuses flags out of range and flags that would change
+// nothing in the run asked for. There are three runs: -funcs N (sampling),
+// -text FILE alone (with -repeat), and files or directories as arguments.
+func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs int, temp, topP float64, show int) error {
+	if set["tokenizer"] && (model == "default" || model == "draft") {
+		return cli.Usagef("-tokenizer applies only to a model file: the built-in %q model has its own tokenizer", model)
+	}
+	if !set["funcs"] {
+		if err := cli.OnlyWith(set, "with -funcs, which samples functions", "prompt", "temperature", "top-p", "show"); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 && !set["text"] {
+			return cli.Usagef("nothing to evaluate: give -text FILE, files or directories as arguments, or -funcs N")
+		}
+		if set["repeat"] && fs.NArg() > 0 {
+			return cli.Usagef("-repeat applies only to a single -text FILE, not to files given as arguments")
+		}
+		return nil
+	}
+	switch {
+	case funcs < 1:
+		return cli.Usagef("-funcs = %d: the number of functions to sample must be at least 1", funcs)
+	case set["text"] || fs.NArg() > 0:
+		return cli.Usagef("-funcs samples functions and -text or files score a text: use one at a time")
+	case set["repeat"]:
+		return cli.Usagef("-repeat applies only with -text")
+	case show < 0:
+		return cli.Usagef("-show = %d: the number of samples to print must be 0 or more", show)
+	case math.IsNaN(topP) || topP <= 0 || topP > 1:
+		return cli.Usagef("-top-p = %v: must be in (0, 1] (1 is off)", topP)
+	}
+	if err := (engine.Options{Temperature: temp}).Validate(0); err != nil {
+		var se *engine.SettingError
+		if errors.As(err, &se) {
+			return cli.Usagef("-temperature = %v: %s", temp, se.Problem)
+		}
+		return cli.UsageError{Msg: err.Error()}
+	}
 	return nil
 }
 

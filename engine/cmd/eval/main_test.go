@@ -72,7 +72,7 @@ func TestEvalBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, "-text FILE (or files and directories as arguments) is required"},
+		{[]string{}, "nothing to evaluate: give -text FILE"},
 		{[]string{filepath.Join(dir, "missing.go")}, "no such file"},
 		{[]string{dir + "/sub"}, "no such file"},
 		{[]string{empty, empty}, "all 2 files are empty"},

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/limittest"
+)
+
+func TestMain(m *testing.M) { limittest.Main(m, status) }
+
+// commandLimit is the memory the command may use in these tests.
+const commandLimit = 1 << 30
+
+// saveModel writes a model of shape c with small weights (bad, when not
+// 0, in wq[0]).
+func saveModel(t *testing.T, c engine.Config, bad float32) string {
+	t.Helper()
+	w, err := engine.NewWeights(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tn := range w.Tensors(c) {
+		for i := range tn.Data {
+			tn.Data[i] = float32(i%5) * 0.02
+		}
+	}
+	w.Wq[0] += bad
+	path := filepath.Join(t.TempDir(), "model.bin")
+	if err := (&engine.Model{Config: c, Weights: w}).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBenchFlagsAndFiles runs the command, in a child process under a
+// 1 GiB data limit, on every kind of bad flag value and bad input file,
+// and on two models that must run in little memory: one with a context of
+// a million tokens, and one it writes itself.
+func TestBenchFlagsAndFiles(t *testing.T) {
+	small := engine.Config{Dim: 16, HiddenDim: 16, NLayers: 2, NHeads: 2, NKVHeads: 2, VocabSize: 32, SeqLen: 64, SharedClassifier: true}
+	model := saveModel(t, small, 0)
+	nanModel := saveModel(t, small, float32(math.NaN()))
+	deep := small
+	deep.SeqLen = 1 << 20 // a 64 MB file; its whole KV cache would be 268 GB... of which 8 positions are used
+	deep.NLayers, deep.Dim, deep.NHeads, deep.NKVHeads = 1, 8, 1, 1
+	deepModel := saveModel(t, deep, 0)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	made := filepath.Join(dir, "made.bin")
+	quick := []string{"-runs", "1", "-steps", "8", "-prompt", "8", "-no-cache", "4"}
+
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{nil, 2, "-model is required"},
+		{[]string{"-model", model, "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-nosuch"}, 2, "flag provided but not defined: -nosuch"},
+		{[]string{"-steps", "x", "-model", model}, 2, `invalid value "x" for flag -steps`},
+		{[]string{"-model", model, "-make-model", made}, 2, "use one at a time"},
+		{[]string{"-make-model", made, "-steps", "5"}, 2, "-steps applies only when measuring a model"},
+		{[]string{"-make-model", made, "-draft-layers", "1", "-runs", "2"}, 2, "-draft-layers, -runs apply only when measuring"},
+		{[]string{"-model", model, "-dim", "64"}, 2, "-dim applies only with -make-model"},
+		{[]string{"-model", model, "-make-tokenizer", filepath.Join(dir, "t.bin")}, 2, "-make-tokenizer applies only with -make-model"},
+		{[]string{"-model", model, "-steps", "0"}, 2, "-steps = 0: must be at least 1"},
+		{[]string{"-model", model, "-prompt", "-3"}, 2, "-prompt = -3: must be at least 1"},
+		{[]string{"-model", model, "-runs", "0"}, 2, "-runs = 0: must be at least 1"},
+		{[]string{"-model", model, "-no-cache", "-1"}, 2, "-no-cache = -1: must be at least 0"},
+		{[]string{"-model", model, "-draft-layers", "-1"}, 2, "-draft-layers = -1: must be at least 0"},
+		{[]string{"-model", model, "-draft-layers", "1", "-speculate", "0"}, 2, "-speculate = 0: must be at least 1"},
+		{[]string{"-model", model, "-draft", model, "-draft-layers", "1"}, 2, "two drafts"},
+		{[]string{"-model", model, "-speculate", "3"}, 2, "-speculate = 3 needs a draft"},
+		{[]string{"-model", model, "-steps", "100000"}, 2, "must fit the model's context of 64 tokens"},
+		{append([]string{"-model", model, "-draft-layers", "2"}, quick...), 2, "-draft-layers = 2: must be between 1 and 1"},
+		{[]string{"-make-model", made, "-dim", "0"}, 2, "shape: dim = 0 is out of range"},
+		{[]string{"-make-model", made, "-heads", "5"}, 2, "shape: n_heads = 5 does not divide dim = 288"},
+		{[]string{"-make-model", made, "-seq-len", "2000000"}, 2, "shape: seq_len = 2000000 is out of range"},
+		{[]string{"-make-model", made, "-make-tokenizer", filepath.Join(dir, "t.bin"), "-vocab", "100"}, 2, "-vocab = 100: a tokenizer needs at least 259 tokens"},
+
+		{[]string{"-make-model", made, "-dim", "65536", "-hidden", "262144", "-layers", "64", "-heads", "64", "-kv-heads", "64"}, 1, "TB, but only"},
+		{[]string{"-model", fifo}, 1, "is a named pipe (FIFO)"},
+		{[]string{"-model", "/dev/zero"}, 1, "is a character device"},
+		{[]string{"-model", filepath.Join(dir, "missing.bin")}, 1, "no such file"},
+		{[]string{"-model", nanModel}, 1, "weight wq[0] is NaN"},
+		{append([]string{"-model", model, "-draft", fifo}, quick...), 1, "is a named pipe (FIFO)"},
+
+		{append([]string{"-model", deepModel}, quick...), 0, "after 8 positions the state's cache holds"},
+		{append([]string{"-model", model, "-draft-layers", "1"}, quick...), 0, "speculative  γ=4"},
+		{[]string{"-make-model", made, "-dim", "16", "-hidden", "16", "-layers", "1", "-heads", "2", "-kv-heads", "2", "-vocab", "300", "-seq-len", "32", "-make-tokenizer", filepath.Join(dir, "made-tok.bin")}, 0, "wrote " + made},
+		{append([]string{"-model", made}, quick...), 0, "decode    8 positions"},
+	} {
+		r := limittest.Command(t, commandLimit, c.args...)
+		out := r.Stdout + r.Stderr
+		if r.Status != c.status || !strings.Contains(out, c.want) {
+			t.Errorf("bench %s: status %d, output %q; want status %d and %q", strings.Join(c.args, " "), r.Status, out, c.status, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 { // fifo, made.bin, made-tok.bin
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the output directory holds %v; want fifo, made.bin and made-tok.bin, no temporaries", names)
+	}
+}

@@ -15,6 +15,14 @@
 // writes the model inside a checkpoint, as it is at that step, as a llama2.c
 // file next to it (DIR/target-step1200.bin), so a run can be tried with
 // generate or eval while it is still training.
+//
+// A flag that would change nothing in the run asked for (-target-steps when
+// the target is not trained, -vocab when the tokenizer is not, a stray
+// argument) is refused rather than ignored. The exit status is 2 for a
+// mistake on the command line, 130 when Ctrl-C interrupted the run (a
+// checkpoint is saved first), 1 when a file cannot be used or the work
+// fails. Every file is written atomically; what a killed run left half
+// written is removed by the next one.
 package main
 
 import (
@@ -35,19 +43,22 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/atomicfile"
+	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "train:", err)
-		if errors.Is(err, train.ErrInterrupted) {
-			os.Exit(130)
-		}
-		os.Exit(1)
-	}
+	code := status(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// status runs the command and returns its exit status: 130 after Ctrl-C.
+func status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	interrupted := func(err error) (int, bool) { return 130, errors.Is(err, train.ErrInterrupted) }
+	return cli.Status("train", stderr, interrupted, func() error { return run(ctx, args, stdout, stderr) })
 }
 
 // options are the command-line settings.
@@ -75,48 +86,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&o.generated, "generated", false, "also train on generated files (skipped by default)")
 	export := fs.String("export", "", "write the model in this training checkpoint as a llama2.c file next to it, and stop")
-	if err := fs.Parse(args); err != nil {
+	set, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := cli.NoArgs(fs); err != nil {
 		return err
 	}
 	if *export != "" {
+		if len(set) > 1 {
+			return cli.Usagef("-export writes the model of a checkpoint and does nothing else: give it alone")
+		}
 		return exportCheckpoint(*export, stdout)
 	}
-	if *all {
-		o.stages = "tokenizer,target,draft"
-	}
-	if o.stages == "" {
-		return errors.New("nothing to do: pass -all, or -stage tokenizer,target,draft")
-	}
-	if o.out == "" {
-		return errors.New("-out DIR is required")
-	}
-	pre, ok := train.Presets[o.preset]
-	if !ok {
-		return fmt.Errorf("unknown preset %q (full or tiny)", o.preset)
-	}
-	if o.vocab == 0 {
-		o.vocab = pre.Vocab
-	}
-	if o.targetSteps > 0 {
-		pre.Target.Steps = o.targetSteps
-	}
-	if o.draftSteps > 0 {
-		pre.Draft.Steps = o.draftSteps
-	}
-	for _, c := range []*train.Config{&pre.Target, &pre.Draft} {
-		c.WarmupSteps = min(c.WarmupSteps, c.Steps/2) // for shortened runs
-	}
-	stages := map[string]bool{}
-	for _, s := range strings.Split(o.stages, ",") {
-		switch s = strings.TrimSpace(s); s {
-		case "tokenizer", "target", "draft":
-			stages[s] = true
-		default:
-			return fmt.Errorf("unknown stage %q (tokenizer, target or draft)", s)
-		}
+	pre, stages, err := plan(set, *all, &o)
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
+	}
+	for _, p := range atomicfile.CleanDir(o.out) {
+		fmt.Fprintf(stdout, "removed %s, left half-written by a run that was killed\n", p)
 	}
 	if o.corpus == "" {
 		root, err := goroot()
@@ -146,8 +137,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	if stages["tokenizer"] {
-		if _, err := os.Stat(tokPath); err == nil {
+		if kept, err := engine.LoadTokenizer(tokPath, 0); err == nil {
+			if set["vocab"] && kept.VocabSize() != o.vocab {
+				return fmt.Errorf("-vocab = %d, but %s, kept from an earlier run, has %d tokens: delete it to train a new one", o.vocab, tokPath, kept.VocabSize())
+			}
 			fmt.Fprintf(stdout, "tokenizer: keeping %s (delete it to retrain)\n", tokPath)
+		} else if _, statErr := os.Stat(tokPath); statErr == nil {
+			return fmt.Errorf("%w (delete it to train a new tokenizer)", err)
 		} else {
 			if err := loadCorpus(); err != nil {
 				return err
@@ -157,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			for _, s := range corpus.Train {
 				texts = append(texts, s.Text)
 			}
-			t, err := train.TrainTokenizer(texts, o.vocab)
+			t, err := train.TrainTokenizerContext(ctx, texts, o.vocab)
 			if err != nil {
 				return err
 			}
@@ -170,19 +166,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !stages["target"] && !stages["draft"] {
 		return nil
 	}
-	tok, err := engine.LoadTokenizer(tokPath, 0)
+	tok, err = engine.LoadTokenizer(tokPath, 0)
 	if err != nil {
 		return fmt.Errorf("%w (run the tokenizer stage first)", err)
 	}
 
 	dataPath := filepath.Join(o.out, "tokens.bin")
 	data, err := train.LoadData(dataPath)
-	if err != nil || data.VocabSize != tok.VocabSize() {
+	if err == nil && data.VocabSize == tok.VocabSize() {
+		if corpus == nil && (set["corpus"] || set["limit"] || set["generated"]) {
+			fmt.Fprintf(stdout, "tokens: keeping %s from an earlier run, so -corpus, -limit and -generated are not read again (delete it to encode the corpus anew)\n", dataPath)
+		}
+	} else {
 		if err := loadCorpus(); err != nil {
 			return err
 		}
 		t0 := time.Now()
-		data, err = train.Tokenize(corpus, tok)
+		data, err = train.TokenizeContext(ctx, corpus, tok)
 		if err != nil {
 			return err
 		}
@@ -207,6 +207,73 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// plan checks the flags of a training run and returns the sizes and steps
+// to use and the stages to run.
+func plan(set map[string]bool, all bool, o *options) (train.Preset, map[string]bool, error) {
+	var none train.Preset
+	if all && set["stage"] {
+		return none, nil, cli.Usagef("-all runs every stage and -stage picks some: use one")
+	}
+	if all {
+		o.stages = "tokenizer,target,draft"
+	}
+	if o.stages == "" {
+		return none, nil, cli.Usagef("nothing to do: pass -all, or -stage tokenizer,target,draft")
+	}
+	stages := map[string]bool{}
+	for _, s := range strings.Split(o.stages, ",") {
+		switch s = strings.TrimSpace(s); s {
+		case "tokenizer", "target", "draft":
+			stages[s] = true
+		default:
+			return none, nil, cli.Usagef("unknown stage %q (tokenizer, target or draft)", s)
+		}
+	}
+	if o.out == "" {
+		return none, nil, cli.Usagef("-out DIR is required")
+	}
+	pre, ok := train.Presets[o.preset]
+	if !ok {
+		return none, nil, cli.Usagef("unknown preset %q (full or tiny)", o.preset)
+	}
+	for _, f := range []struct {
+		name  string
+		v     int64
+		stage string
+	}{
+		{"limit", o.limit, ""}, {"vocab", int64(o.vocab), "tokenizer"},
+		{"target-steps", int64(o.targetSteps), "target"}, {"draft-steps", int64(o.draftSteps), "draft"},
+	} {
+		switch {
+		case !set[f.name]:
+		case f.v < 0 || f.v == 0 && f.name != "limit":
+			what := "positive"
+			if f.name == "limit" {
+				what = "0 (all of the corpus) or positive"
+			}
+			return none, nil, cli.Usagef("-%s = %d: must be %s", f.name, f.v, what)
+		case f.stage != "" && !stages[f.stage]:
+			return none, nil, cli.Usagef("-%s applies only to the %s stage, which this run does not include", f.name, f.stage)
+		}
+	}
+	if set["vocab"] && (o.vocab < train.MinVocabSize || o.vocab > 1<<16) {
+		return none, nil, cli.Usagef("-vocab = %d: must be between %d (3 special tokens, 256 bytes, one merge) and %d (16-bit token ids)", o.vocab, train.MinVocabSize, 1<<16)
+	}
+	if o.vocab == 0 {
+		o.vocab = pre.Vocab
+	}
+	if o.targetSteps > 0 {
+		pre.Target.Steps = o.targetSteps
+	}
+	if o.draftSteps > 0 {
+		pre.Draft.Steps = o.draftSteps
+	}
+	for _, c := range []*train.Config{&pre.Target, &pre.Draft} {
+		c.WarmupSteps = min(c.WarmupSteps, c.Steps/2) // for shortened runs
+	}
+	return pre, stages, nil
 }
 
 // summary is what a finished model stage writes next to the model.
@@ -242,8 +309,15 @@ func trainModel(ctx context.Context, name string, cfg train.Config, data *train.
 	s := summary{Model: name, Shape: cfg.Model.String(), Params: cfg.Model.NumParams(), Steps: st.Step,
 		BatchSize: cfg.BatchSize, TokensSeen: st.Tokens, TrainingSeconds: st.Elapsed.Seconds(),
 		ValLoss: st.ValLoss, ValBitsPerByte: st.ValLoss / 0.6931471805599453 * data.ValTokensPerByte(), Config: st.Config}
-	js, _ := json.MarshalIndent(s, "", "  ")
-	if err := os.WriteFile(filepath.Join(o.out, name+".json"), append(js, '\n'), 0o644); err != nil {
+	js, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s summary: %w", name, err)
+	}
+	err = atomicfile.Write(filepath.Join(o.out, name+".json"), func(w io.Writer) error {
+		_, err := w.Write(append(js, '\n'))
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: saved %s: %d tokens seen in %v, validation loss %.3f nats/token, %.3f bits/byte\n",

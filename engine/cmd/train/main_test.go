@@ -74,9 +74,14 @@ func TestTrainAllTiny(t *testing.T) {
 func TestTrainInterruptedThenResumed(t *testing.T) {
 	out := t.TempDir()
 	args := []string{"-stage", "tokenizer,target", "-preset", "tiny", "-quiet", "-out", out, "-corpus", smallCorpus()}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // interrupted before the first step
+	// A first, short run makes the tokenizer and the token cache and
+	// trains four steps; the second asks for the preset's steps.
 	var log bytes.Buffer
+	if err := run(context.Background(), append(args, "-target-steps", "4"), &log, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // interrupted before its first step
 	err := run(ctx, args, &log, &log)
 	if !errors.Is(err, train.ErrInterrupted) {
 		t.Fatalf("got %v, want an interruption", err)
@@ -87,13 +92,13 @@ func TestTrainInterruptedThenResumed(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "target.ckpt")); err != nil {
 		t.Errorf("no checkpoint after the interruption: %v", err)
 	}
-	// The checkpoint's model (step 0: the initial weights) can be exported
-	// and loaded while the run is unfinished.
+	// The checkpoint's model (at step 4) can be exported and loaded while
+	// the run is unfinished.
 	log.Reset()
 	if err := run(context.Background(), []string{"-export", filepath.Join(out, "target.ckpt")}, &log, &log); err != nil {
 		t.Fatalf("export: %v", err)
 	}
-	exported, err := engine.LoadModel(filepath.Join(out, "target-step0.bin"))
+	exported, err := engine.LoadModel(filepath.Join(out, "target-step4.bin"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -105,7 +110,7 @@ func TestTrainInterruptedThenResumed(t *testing.T) {
 	if exported.Config != want.Config || !slices.Equal(exported.Weights.Wq, want.Weights.Wq) || !slices.Equal(exported.Weights.W2, want.Weights.W2) {
 		t.Errorf("the exported model differs from the checkpoint's")
 	}
-	if !strings.Contains(log.String(), "step 0 of") {
+	if !strings.Contains(log.String(), "step 4 of") {
 		t.Errorf("export output does not say which step:\n%s", log.String())
 	}
 	if err := run(context.Background(), args, &log, &log); err != nil {
@@ -130,7 +135,7 @@ func TestTrainBadInput(t *testing.T) {
 		{[]string{"-stage", "tokeniser", "-out", t.TempDir()}, "unknown stage"},
 		{[]string{"-all", "-preset", "tiny", "-out", t.TempDir(), "-corpus", filepath.Join(emptyDir, "missing")}, "no such file"},
 		{[]string{"-all", "-preset", "tiny", "-out", t.TempDir(), "-corpus", emptyDir}, "no non-empty"},
-		{[]string{"-all", "-preset", "tiny", "-out", t.TempDir(), "-corpus", smallCorpus(), "-vocab", "200"}, "too small"},
+		{[]string{"-all", "-preset", "tiny", "-out", t.TempDir(), "-corpus", smallCorpus(), "-vocab", "200"}, "-vocab = 200: must be between 260"},
 		{[]string{"-stage", "target", "-preset", "tiny", "-out", t.TempDir()}, "run the tokenizer stage first"},
 	} {
 		var log bytes.Buffer

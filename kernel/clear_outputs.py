@@ -1,12 +1,15 @@
 """Clears notebooks for committing: no outputs, no execution counts, no
-execution timings, and the kernel metadata reduced to what the notebook
-needs to open with the course's GoNB kernel.
+execution timings, and the notebook metadata exactly as JupyterLab writes it
+when it saves a notebook opened with the course's GoNB kernel — so that
+opening and saving a committed notebook changes nothing (kernel's Go test and
+the browser test check it).
 
 Usage: kernel/.venv/bin/python kernel/clear_outputs.py [NOTEBOOK.ipynb ...]
 (default: every notebook in notebooks/). Files already clear are left as
 they are.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -14,8 +17,25 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def gonb_go() -> str:
+    """The Go release GoNB is built with (GONB_GO in kernel/install.sh)."""
+    text = (ROOT / "kernel" / "install.sh").read_text(encoding="utf-8")
+    return re.search(r"^GONB_GO=(\S+)$", text, re.M).group(1)
+
+
 KERNELSPEC = {"display_name": "Go (GoNB)", "language": "go", "name": "gonb"}
-LANGUAGE_INFO = {"file_extension": ".go", "mimetype": "text/x-go", "name": "go"}
+# What GoNB answers in its kernel_info_reply, which JupyterLab copies into
+# the notebook: the version is runtime.Version() of the GoNB binary.
+LANGUAGE_INFO = {
+    "codemirror_mode": "",
+    "file_extension": ".go",
+    "mimetype": "text/x-go",
+    "name": "go",
+    "nbconvert_exporter": "",
+    "pygments_lexer": "",
+    "version": gonb_go(),
+}
 # Cell metadata written by running or viewing a notebook, not by its author.
 RUN_METADATA = ("execution", "collapsed", "scrolled", "jupyter", "ExecuteTime")
 

@@ -25,6 +25,13 @@ STATIC="$KERNEL/.static"
 # Pinned versions. GoNB must match the `tool` line in go.mod; goimports comes
 # from the golang.org/x/tools version that gopls pins in its own go.mod.
 GONB_VERSION=v0.11.4
+# The Go release GoNB is built with. GoNB reports it to JupyterLab as the
+# notebook's language_info.version, which JupyterLab writes into every
+# notebook it saves: the committed notebooks carry this value (kernel's Go
+# test checks it), so opening and saving a notebook changes nothing. When
+# the go on PATH is another release, go downloads this one to build GoNB
+# (GOTOOLCHAIN); the notebooks' cells still build with the go on PATH.
+GONB_GO=go1.26.8
 GOPLS_VERSION=v0.23.0
 XTOOLS_VERSION=v0.47.1-0.20260707181000-a299dadba899
 ECHARTS_VERSION=5.4.3
@@ -107,18 +114,23 @@ grep -q "github.com/janpfeifer/gonb $GONB_VERSION" "$ROOT/go.mod" ||
 # go_tool NAME PACKAGE VERSION [module]
 #
 # With "module", the tool is built from this module's go.mod (its `tool`
-# line), which pins the version; the module proxy refuses version listings
-# for GoNB, which `go install pkg@version` would ask for. Otherwise go install
-# builds PACKAGE@VERSION with the tool's own go.mod.
+# line), which pins the version, with the Go release GONB_GO; the module
+# proxy refuses version listings for GoNB, which `go install pkg@version`
+# would ask for. Otherwise go install builds PACKAGE@VERSION with the tool's
+# own go.mod.
 go_tool() {
-	local name="$1" pkg="$2" version="$3" from="${4:-}" stamp="$BIN/.$1@$3"
+	local name="$1" pkg="$2" version="$3" from="${4:-}" stamp="$BIN/.$1@$3" built
+	[[ "$from" == module ]] && stamp="$stamp-$GONB_GO"
 	if [[ -x "$BIN/$name" && -f "$stamp" ]]; then
 		ok "$name $version (already installed)"
 		return
 	fi
 	if [[ "$from" == module ]]; then
-		ok "$name $version: installing (go install $pkg, version from go.mod)"
-		(cd "$ROOT" && GOBIN="$BIN" "$GO" install "$pkg")
+		ok "$name $version: installing (go install $pkg, version from go.mod, built with $GONB_GO)"
+		(cd "$ROOT" && GOTOOLCHAIN="$GONB_GO" GOBIN="$BIN" "$GO" install "$pkg") ||
+			die "could not build $name with $GONB_GO. When the go on PATH is another release, go downloads $GONB_GO from the module proxy: check that it can be reached (GOPROXY)."
+		built="$("$GO" version "$BIN/$name" | awk '{print $2}')"
+		[[ "$built" == "$GONB_GO" ]] || die "$name was built with $built, not $GONB_GO"
 	else
 		ok "$name $version: installing (go install $pkg@$version)"
 		GOBIN="$BIN" "$GO" install "$pkg@$version"
@@ -171,11 +183,27 @@ if [[ ! -f "$SPEC_DIR/logo-svg.svg" ]]; then
 		"$BIN/gonb" --install 2>&1)" || die "gonb --install failed:
 $log"
 fi
-if "$VENV/bin/python" - "$BIN/gonb" "$KERNEL_PATH" <<'EOF' | write_if_changed "$SPEC_DIR/kernel.json"; then
+# GoNB logs every kernel start and each cell to stderr, which Jupyter shows
+# in its own log: that includes three test lines ("Info message", "Warning
+# message", "Error message") on every start. The kernel runs through
+# kernel/.bin/gonb-kernel, which appends GoNB's stderr to a file instead:
+# $GONB_LOG_FILE if set (the headless runner and the browser test set it to
+# a file in kernel/.artifacts), else kernel/.venv/var/log/gonb.log.
+if write_if_changed "$BIN/gonb-kernel" <<EOF; then
+#!/bin/sh
+# Starts the GoNB kernel with its log in a file (written by kernel/install.sh).
+log="\${GONB_LOG_FILE:-$VENV/var/log/gonb.log}"
+mkdir -p "\$(dirname "\$log")"
+exec "$BIN/gonb" --kernel "\$1" 2>>"\$log"
+EOF
+	ok "kernel/.bin/gonb-kernel written"
+fi
+chmod 0755 "$BIN/gonb-kernel"
+if "$VENV/bin/python" - "$BIN/gonb-kernel" "$KERNEL_PATH" <<'EOF' | write_if_changed "$SPEC_DIR/kernel.json"; then
 import json, sys
 gonb, path = sys.argv[1], sys.argv[2]
 spec = {
-    "argv": [gonb, "--kernel", "{connection_file}"],
+    "argv": [gonb, "{connection_file}"],
     "display_name": "Go (GoNB)",
     "language": "go",
     "interrupt_mode": "message",
@@ -192,10 +220,15 @@ fi
 
 say "Jupyter settings (kernel/.venv/etc/jupyter, kernel/.venv/share/jupyter/lab/settings)"
 # Serve kernel/.static under <base_url>/static/, where notebook charts look
-# for ECharts (see engine/notebook).
+# for ECharts (see engine/notebook). The websocket ping timeout is set to the
+# ping interval, the most tornado accepts: the server's default is longer and
+# draws a warning in the log at every kernel connection.
 if "$VENV/bin/python" - "$STATIC" <<'EOF' | write_if_changed "$VENV/etc/jupyter/jupyter_server_config.json"; then
 import json, sys
-print(json.dumps({"ServerApp": {"extra_static_paths": [sys.argv[1]]}}, indent=2))
+print(json.dumps({"ServerApp": {
+    "extra_static_paths": [sys.argv[1]],
+    "tornado_settings": {"ws_ping_interval": 30000, "ws_ping_timeout": 30000},
+}}, indent=2))
 EOF
 	ok "server config written"
 else

@@ -4,9 +4,12 @@
 package kernel
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -101,5 +104,72 @@ func TestNotebooksAreCleanAndSelfContained(t *testing.T) {
 				t.Error("no code cells")
 			}
 		})
+	}
+}
+
+// TestNotebookMetadataIsWhatJupyterLabWrites: JupyterLab, once the GoNB
+// kernel has answered, copies the kernel's language_info into the notebook,
+// and marks it modified if that changes anything; saving then writes it.
+// The committed notebooks carry exactly that metadata (found by opening and
+// saving them in JupyterLab 4.6 with GoNB; the browser test does it again
+// for every notebook), so a learner who opens and saves one sees no change
+// in git status. GoNB's language_info.version is the Go release it was
+// built with, which kernel/install.sh pins as GONB_GO.
+func TestNotebookMetadataIsWhatJupyterLabWrites(t *testing.T) {
+	install, err := os.ReadFile("install.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^GONB_GO=(go[0-9.]+)$`).FindSubmatch(install)
+	if m == nil {
+		t.Fatal("kernel/install.sh does not pin GONB_GO=go1.N.M")
+	}
+	want := map[string]any{
+		"kernelspec": map[string]any{"display_name": "Go (GoNB)", "language": "go", "name": "gonb"},
+		"language_info": map[string]any{
+			"codemirror_mode": "", "file_extension": ".go", "mimetype": "text/x-go", "name": "go",
+			"nbconvert_exporter": "", "pygments_lexer": "", "version": string(m[1]),
+		},
+	}
+	paths, err := filepath.Glob(filepath.Join("..", "notebooks", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks: %v", err)
+	}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb struct {
+			Metadata      map[string]any `json:"metadata"`
+			NBFormatMinor int            `json:"nbformat_minor"`
+		}
+		if err := json.Unmarshal(data, &nb); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if !reflect.DeepEqual(nb.Metadata, want) {
+			got, _ := json.Marshal(nb.Metadata)
+			exp, _ := json.Marshal(want)
+			t.Errorf("%s: metadata\n %s\nwant what JupyterLab writes on save (make clear-outputs writes it)\n %s", filepath.Base(path), got, exp)
+		}
+		if nb.NBFormatMinor != 5 {
+			t.Errorf("%s: nbformat_minor %d; JupyterLab 4.6 writes 4.5", filepath.Base(path), nb.NBFormatMinor)
+		}
+		// nbformat's layout, which JupyterLab's server writes: one-space
+		// indents, keys sorted, non-ASCII as is, a final newline.
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		var layout bytes.Buffer
+		enc := json.NewEncoder(&layout)
+		enc.SetIndent("", " ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(layout.Bytes(), data) {
+			t.Errorf("%s: not in the layout JupyterLab saves (one-space indent, sorted keys, final newline): run make clear-outputs", filepath.Base(path))
+		}
 	}
 }

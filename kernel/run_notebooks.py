@@ -44,9 +44,13 @@ def run(path: Path, timeout: int) -> tuple[bool, str]:
         kernel_name=KERNEL_NAME,
         resources={"metadata": {"path": str(path.parent)}},
     )
+    # GoNB logs to the file kernel/.bin/gonb-kernel gives it: this
+    # notebook's log, next to its executed copy.
+    os.environ["GONB_LOG_FILE"] = str(log_path)
+    log_path.unlink(missing_ok=True)
     try:
-        with open(log_path, "wb") as log:
-            # The kernel's own logging goes to the log file, not the console.
+        with open(log_path, "ab") as log:
+            # Anything else the kernel prints goes to the same file, not the console.
             client.execute(stdout=log, stderr=log)
         return True, ""
     except CellTimeoutError as err:

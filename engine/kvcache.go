@@ -78,13 +78,14 @@ func (kv *KVCache) grow(positions int) error {
 	return nil
 }
 
-// Key returns the key slot of one layer at one position.
+// Key returns the key slot of one layer at one position (below Capacity).
 func (kv *KVCache) Key(layer, pos int) []float32 {
 	o := (layer*kv.room + pos) * kv.kvDim
 	return kv.Keys[o : o+kv.kvDim]
 }
 
-// Value returns the value slot of one layer at one position.
+// Value returns the value slot of one layer at one position (below
+// Capacity).
 func (kv *KVCache) Value(layer, pos int) []float32 {
 	o := (layer*kv.room + pos) * kv.kvDim
 	return kv.Values[o : o+kv.kvDim]
@@ -100,7 +101,7 @@ func KVCacheBytes(c Config, positions int) int64 {
 }
 
 // Layer returns the keys and values of one layer for positions 0..n-1, each
-// laid out (position, kv_dim).
+// laid out (position, kv_dim). n must be at most Capacity.
 func (kv *KVCache) Layer(layer, n int) (keys, values []float32) {
 	o := layer * kv.room * kv.kvDim
 	return kv.Keys[o : o+n*kv.kvDim], kv.Values[o : o+n*kv.kvDim]

@@ -447,7 +447,7 @@ func TestHostileCancelledPrefill(t *testing.T) {
 		t.Fatalf("cancelled prefill returned %v, want context.Canceled", err)
 	}
 	if ctx.calls != 3 {
-		t.Errorf("the pass asked the context %d times; want it to stop at the 3rd check (of %d: two per layer)", ctx.calls, 2*c.NLayers)
+		t.Errorf("the pass asked the context %d times; want it to stop at the 3rd check (of %d: five per layer)", ctx.calls, 5*c.NLayers)
 	}
 	// Generate reports it as a finish reason, not an error.
 	tok := byteTokenizer()

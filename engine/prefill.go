@@ -25,8 +25,9 @@ func (s *State) Prefill(tokens []int, pos int) ([]float32, error) {
 }
 
 // PrefillContext is Prefill that stops early when ctx is done: it checks
-// ctx before every layer's attention and MLP, so a long prompt is given up
-// within a fraction of a pass, and returns ctx's error. The cache then
+// ctx between the matrix products of every layer (five times a layer), so
+// a long prompt is given up within a fraction of a pass, and returns ctx's
+// error. The cache then
 // holds only part of positions pos.. (a later pass from pos overwrites
 // them).
 func (s *State) PrefillContext(ctx context.Context, tokens []int, pos int) ([]float32, error) {
@@ -158,7 +159,7 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 // returns the key and value storage of layer l for positions 0..n-1, laid
 // out (position, kv_dim); the pass writes the new positions' keys and
 // values there and attends over all of them. It stops with ctx's error when
-// ctx is done before a layer's attention or MLP block.
+// ctx is done at any of the five checks of a layer.
 func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
 	w, c := s.Model.Weights, s.Model.Config
 	n := len(tokens)
@@ -199,6 +200,9 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
 			s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		// Causal attention: position pos+i sees positions 0..pos+i.
 		// Positions are independent, so they are shared among the cores.
 		stride := c.NHeads * (pos + n)
@@ -208,6 +212,9 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 				attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i, 0, c.NHeads)
 			}
 		})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		matmulBatch(xb2, xb, w.Wo[l*dim*dim:(l+1)*dim*dim], n, dim, dim)
 		add(x, xb2)
 		if prof != nil {
@@ -224,6 +231,9 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		matmulBatch(hb, xb, w.W1[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
 		matmulBatch(hb2, xb, w.W3[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
 		swiglu(hb, hb2)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		matmulBatch(xb, hb, w.W2[l*dim*hidden:(l+1)*dim*hidden], n, dim, hidden)
 		add(x, xb)
 		if prof != nil {

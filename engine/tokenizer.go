@@ -40,11 +40,16 @@ const maxTokenBytes = 1 << 16
 // A path that is not a regular file (a named pipe, a device, a directory)
 // is refused before anything is read.
 func LoadTokenizer(path string, vocabSize int) (*Tokenizer, error) {
-	f, _, err := regular.Open(path)
+	f, size, err := regular.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open tokenizer: %w", err)
 	}
 	defer f.Close()
+	// The pieces, their scores and the lookup table take about twice the
+	// file's size.
+	if err := checkMemory(fmt.Sprintf("the tokenizer %s of %d bytes", path, size), 2*size); err != nil {
+		return nil, err
+	}
 	t, err := ReadTokenizer(bufio.NewReader(f), vocabSize)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w", path, err)

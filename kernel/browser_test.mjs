@@ -1,17 +1,25 @@
-// Browser test: opens a notebook in JupyterLab in headless Chromium, runs
-// all its cells, and checks that its chart really drew.
+// Browser test, in headless Chromium, in two parts:
 //
-// It starts its own JupyterLab (kernel/.venv) on 127.0.0.1, on a free port,
-// with a random token, and lets the page reach only that server: the chart
-// must draw with the ECharts copy the server hosts, as it would offline.
-// Autosave is off in a throwaway settings directory, and the notebook file
-// is checked to be unchanged at the end. Screenshots and the server log go
-// to kernel/.artifacts/browser/.
+//  1. Run: opens a notebook in JupyterLab, runs all its cells, and checks
+//     that its chart really drew. It starts its own JupyterLab
+//     (kernel/.venv) on 127.0.0.1, on a free port, with a random token, and
+//     lets the page reach only that server: the chart must draw with the
+//     ECharts copy the server hosts, as it would offline. Autosave is off in
+//     a throwaway settings directory, and the notebook file is checked to be
+//     unchanged at the end.
+//  2. Open and save: a second JupyterLab serves a copy of every notebook.
+//     Each is opened as a learner would (its GoNB kernel starts and answers
+//     with its language_info, which JupyterLab copies into the notebook),
+//     must not be marked modified, and is saved; the saved file must be
+//     byte for byte the committed one. This is what keeps a learner's git
+//     status clean: the committed metadata is what JupyterLab writes.
+//
+// Screenshots and the servers' logs go to kernel/.artifacts/browser/.
 //
 // Anything missing (Chromium, playwright-core, the install) is a failure,
 // never a skip.
 //
-// Usage: node kernel/browser_test.mjs [notebooks/NAME.ipynb]
+// Usage: node kernel/browser_test.mjs [notebooks/NAME.ipynb]   (the notebook to run; default 01)
 // Environment: CHROMIUM (default: chromium on PATH, then /usr/bin/chromium),
 // BROWSER_TEST_TIMEOUT (seconds for running all cells, default 600).
 
@@ -99,8 +107,9 @@ function writeJSON(file, value) {
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
 }
 
-// startLab starts JupyterLab on notebooks/ and resolves once it answers.
-async function startLab(tmp) {
+// startLab starts JupyterLab on root (default notebooks/) and resolves once
+// it answers. name tells its files apart in tmp and kernel/.artifacts/browser.
+async function startLab(tmp, { root = path.join(ROOT, "notebooks"), name = "jupyterlab", extra = [] } = {}) {
   const jupyter = path.join(KERNEL, ".venv", "bin", "jupyter");
   if (!fs.existsSync(jupyter)) fail("kernel/.venv is missing: run 'make install'");
   const port = await freePort();
@@ -108,21 +117,25 @@ async function startLab(tmp) {
   // Throwaway user settings: no autosave (the committed notebook must stay
   // as it is), and every cell rendered, so outputs exist in the page even
   // when scrolled out of view.
-  const settings = path.join(tmp, "settings");
+  const settings = path.join(tmp, name, "settings");
   writeJSON(path.join(settings, "@jupyterlab", "docmanager-extension", "plugin.jupyterlab-settings"), { autosave: false });
   writeJSON(path.join(settings, "@jupyterlab", "notebook-extension", "tracker.jupyterlab-settings"), { windowingMode: "none" });
   const args = [
     "lab", "--no-browser",
     "--ServerApp.ip=127.0.0.1", `--ServerApp.port=${port}`, "--ServerApp.port_retries=0",
     `--IdentityProvider.token=${token}`,
-    `--ServerApp.root_dir=${path.join(ROOT, "notebooks")}`,
+    `--ServerApp.root_dir=${root}`,
     `--LabApp.user_settings_dir=${settings}`,
-    `--LabApp.workspaces_dir=${path.join(tmp, "workspaces")}`,
+    `--LabApp.workspaces_dir=${path.join(tmp, name, "workspaces")}`,
+    ...extra,
   ];
   if (process.getuid && process.getuid() === 0) args.push("--allow-root");
-  const logPath = path.join(ARTIFACTS, "jupyterlab.log");
+  const logPath = path.join(ARTIFACTS, `${name}.log`);
   const logFd = fs.openSync(logPath, "w");
-  const env = { ...process.env, JUPYTER_RUNTIME_DIR: path.join(tmp, "runtime") };
+  // GoNB's own log (kernel/.bin/gonb-kernel appends it there).
+  const gonbLog = path.join(ARTIFACTS, `${name}-gonb.log`);
+  fs.rmSync(gonbLog, { force: true });
+  const env = { ...process.env, JUPYTER_RUNTIME_DIR: path.join(tmp, name, "runtime"), GONB_LOG_FILE: gonbLog };
   const proc = spawn(jupyter, args, { env, stdio: ["ignore", logFd, logFd], detached: true });
   let exited = null;
   proc.on("exit", (code, signal) => { exited = code ?? signal; });
@@ -179,8 +192,30 @@ async function main() {
   const { chromium } = loadPlaywright();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const version = execFileSync(chromiumPath, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-  log(`${version}; notebook ${name}`);
+  log(version);
 
+  const parts = [
+    ["run", () => runNotebook(chromium, chromiumPath, notebookPath)],
+    ["open and save", () => openAndSave(chromium, chromiumPath)],
+  ];
+  const failed = [];
+  for (const [part, fn] of parts) {
+    try {
+      await fn();
+      log(`${part}: ok`);
+    } catch (err) {
+      console.error(`browser: ${part}: FAIL: ${err instanceof Failure ? err.message : err.stack || err}`);
+      failed.push(part);
+    }
+  }
+  console.log(`browser: ${parts.length - failed.length} passed, ${failed.length} failed`);
+  if (failed.length) process.exit(1);
+}
+
+// runNotebook runs every cell of one notebook and checks its chart.
+async function runNotebook(chromium, chromiumPath, notebookPath) {
+  const name = path.basename(notebookPath);
+  log(`run: notebook ${name}`);
   const before = sha256(notebookPath);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-browser-"));
   const lab = await startLab(tmp);
@@ -315,9 +350,85 @@ async function main() {
   if (sha256(notebookPath) !== before) fail(`${name} was modified on disk by the test`);
 }
 
-main().then(() => {
-  console.log("browser: 1 passed, 0 failed");
-}, (err) => {
+// openAndSave opens a copy of every notebook in JupyterLab, as a learner
+// would, and saves it: nothing may change, and opening must not mark the
+// notebook modified.
+async function openAndSave(chromium, chromiumPath) {
+  const names = fs.readdirSync(path.join(ROOT, "notebooks")).filter((n) => n.endsWith(".ipynb")).sort();
+  if (names.length === 0) fail("no notebooks in notebooks/");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-save-"));
+  const copies = path.join(tmp, "notebooks");
+  fs.mkdirSync(copies);
+  for (const n of names) fs.copyFileSync(path.join(ROOT, "notebooks", n), path.join(copies, n));
+  // The page may use JupyterLab's application object (window.jupyterapp)
+  // to know when the kernel has answered and to run the Save command.
+  const lab = await startLab(tmp, { root: copies, name: "open-and-save", extra: ["--LabApp.expose_app_in_browser=True"] });
+  let browser;
+  const problems = [];
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+    const page = await browser.newPage();
+    await page.goto(`${lab.base}lab?token=${lab.token}`);
+    await page.waitForFunction(() => window.jupyterapp && window.jupyterapp.shell && document.querySelector("#jp-main-dock-panel"), null, { timeout: 120_000 });
+    await page.waitForTimeout(1000);
+    for (const n of names) {
+      const copy = path.join(copies, n);
+      const before = fs.statSync(copy).mtimeMs;
+      const seen = await page.evaluate(async (nbPath) => {
+        const app = window.jupyterapp;
+        const panel = await app.commands.execute("docmanager:open", { path: nbPath, factory: "Notebook" });
+        await panel.context.ready;
+        await panel.sessionContext.ready;
+        const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+        if (!kernel) return { error: "no kernel started" };
+        const info = await kernel.info; // the kernel_info_reply, which JupyterLab copies into the notebook
+        await new Promise((r) => setTimeout(r, 1000));
+        const result = {
+          kernel: kernel.name,
+          dirty: panel.model.dirty,
+          languageInfo: info.language_info,
+        };
+        app.shell.activateById(panel.id);
+        await app.commands.execute("docmanager:save");
+        result.dirtyAfterSave = panel.model.dirty;
+        await panel.sessionContext.shutdown();
+        panel.dispose();
+        return result;
+      }, n);
+      if (seen.error) {
+        problems.push(`${n}: ${seen.error}`);
+        continue;
+      }
+      // The save must really have happened, for the comparison to mean anything.
+      for (let i = 0; i < 40 && fs.statSync(copy).mtimeMs === before; i++) await new Promise((r) => setTimeout(r, 250));
+      if (fs.statSync(copy).mtimeMs === before) {
+        problems.push(`${n}: the Save command did not write the file`);
+        continue;
+      }
+      const committed = fs.readFileSync(path.join(ROOT, "notebooks", n), "utf8");
+      const saved = fs.readFileSync(copy, "utf8");
+      if (seen.kernel !== "gonb") problems.push(`${n}: opened with kernel ${seen.kernel}, want gonb`);
+      if (seen.dirty) problems.push(`${n}: marked modified as soon as it was opened (the kernel said language_info = ${JSON.stringify(seen.languageInfo)})`);
+      if (saved !== committed) {
+        const a = committed.split("\n");
+        const b = saved.split("\n");
+        let i = 0;
+        while (i < a.length && a[i] === b[i]) i++;
+        problems.push(`${n}: saving changed the file, from line ${i + 1}:\n    committed: ${JSON.stringify(a.slice(i, i + 6).join("\n"))}\n    saved:     ${JSON.stringify(b.slice(i, i + 6).join("\n"))}`);
+      }
+    }
+    log(`open and save: ${names.length} notebooks opened and saved, ${names.length - new Set(problems.map((p) => p.split(":")[0])).size} unchanged`);
+  } finally {
+    if (browser) await browser.close();
+    await lab.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (problems.length) {
+    fail(`opening and saving must change nothing (run make clear-outputs, which writes the metadata JupyterLab writes):\n  ${problems.join("\n  ")}`);
+  }
+}
+
+main().catch((err) => {
   console.error(`browser: FAIL: ${err instanceof Failure ? err.message : err.stack || err}`);
   console.log("browser: 0 passed, 1 failed");
   process.exit(1);

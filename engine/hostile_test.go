@@ -1,3 +1,5 @@
+//go:build unix
+
 package engine
 
 // The tests in this file feed the engine what a hostile user would: headers

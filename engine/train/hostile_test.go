@@ -1,3 +1,5 @@
+//go:build unix
+
 package train
 
 // Hostile inputs to the trainer: checkpoints and token caches whose headers
@@ -10,7 +12,6 @@ package train
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -31,55 +32,6 @@ const hostileLimit = 768 << 20
 
 func TestUnderMemoryLimit(t *testing.T) {
 	limittest.Tests(t, "^TestHostile", hostileLimit)
-}
-
-// hugeModel is a valid shape of some 69 billion parameters.
-var hugeModel = engine.Config{Dim: 8192, HiddenDim: 32768, NLayers: 64, NHeads: 64, NKVHeads: 64, VocabSize: 32000, SeqLen: 4096, SharedClassifier: true}
-
-// fileWith builds a checkpoint or token cache: magic, header length, the
-// JSON header, then body.
-func fileWith(magic string, header any, body []byte) []byte {
-	js, _ := json.Marshal(header)
-	var b bytes.Buffer
-	b.WriteString(magic)
-	binary.Write(&b, binary.LittleEndian, uint32(len(js)))
-	b.Write(js)
-	b.Write(body)
-	return b.Bytes()
-}
-
-// smallCheckpoint is a valid checkpoint of a tiny run, in memory.
-func smallCheckpoint(t testing.TB) []byte {
-	cfg := tinyTrainConfig(1).withDefaults()
-	p, err := NewParams(cfg.Model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Init(1)
-	st := &State{Config: cfg, Params: p, Opt: NewAdamW(cfg.Model, cfg.Beta1, cfg.Beta2, adamEps, cfg.WeightDecay), ValLoss: math.NaN()}
-	path := filepath.Join(t.TempDir(), "small.ckpt")
-	if err := st.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// smallTokenCache is a valid token cache, in memory.
-func smallTokenCache(t testing.TB) []byte {
-	d := &Data{Train: []uint16{1, 5, 6, 2}, Val: []uint16{1, 7, 2}, TrainBytes: 2, ValBytes: 1, VocabSize: 300}
-	path := filepath.Join(t.TempDir(), "tokens.bin")
-	if err := d.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // emptyReader claims a size it does not have: a file whose header matches

@@ -194,6 +194,9 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 			parent := res.Tree[b]
 			seq := append(append([]int(nil), prompt...), tokensOf(b)...)
 			rows, err := lm.NextLogits(seq, 1)
+			if err == nil {
+				err = checkRows(rows, 1, lm.VocabSize())
+			}
 			if err != nil {
 				return nil, err
 			}

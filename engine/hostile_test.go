@@ -413,6 +413,10 @@ func TestHostileAPI(t *testing.T) {
 			_, err := Speculative(NewModelLM(m, 1), NewModelLM(nil, 1), []int{1}, SpeculativeOptions{Gamma: 2}, nil)
 			return err
 		}, "draft model: ModelLM has no model"},
+		{"BeamSearch over an LM whose logits are NaN", func() error {
+			_, err := BeamSearch(&tableLM{vocab: 2, probs: func([]int) []float64 { return []float64{math.NaN(), 0.5} }}, []int{0}, BeamOptions{Width: 2, MaxNewTokens: 2})
+			return err
+		}, "row 0 of its logits gave token 0 the logit NaN"},
 		{"nil Tokenizer's Encode", func() error { var t *Tokenizer; _, err := t.Encode("x", true, false); return err }, "nil *Tokenizer"},
 	} {
 		noPanic(t, c.name, func() { wantErr(t, c.name, c.run(), c.want) })

@@ -1,21 +1,30 @@
-// Command bench measures the engine's speed on a llama2.c checkpoint: the
-// prefill of a prompt (batched, and token by token for comparison), the
-// decode of new tokens, the cost of every part of the forward pass, the KV
-// cache's size, and what generating without the cache or with speculative
-// decoding changes. It prints figures; it checks nothing.
+// Command bench measures the engine's speed on a llama2.c checkpoint, or on
+// random weights of any shape: the load, the prefill of a prompt (batched,
+// and token by token for comparison), the decode of new tokens, the share
+// of every part of the forward pass, the KV cache's size, resident memory,
+// and what generating without the cache or with speculative decoding
+// changes. It prints figures; it checks nothing.
 //
 // Usage:
 //
-//	bench -model stories260K.bin [-steps 256] [-prompt 128] [-runs 3] [-draft draft.bin -speculate 4]
+//	bench -model stories260K.bin [-steps 256] [-prompt 128] [-runs 5] [-threads N] [-json] [-draft draft.bin -speculate 4]
+//	bench -shape 288,768,6,6,6,32000,256 [-seed 1] [same flags]
 //
-// To measure on a bigger model than the ones at hand, it can also write a
-// model with random weights (and a matching tokenizer) of any shape:
+// -shape takes dim,hidden,layers,heads,kv_heads,vocab,seq_len and measures
+// a model of that shape with random weights made in memory (speed does not
+// depend on the weights), so no download is needed to measure a big model.
+// To keep such a model as a file, with a matching tokenizer:
 //
 //	bench -make-model /tmp/random15M.bin -make-tokenizer /tmp/tok32000.bin \
 //	      -dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256
 //
-// Timings are wall-clock and vary with whatever else the machine is doing;
-// the best of -runs repetitions is printed.
+// Every timing is run once to warm up (caches, page faults, the CPU's
+// clock), then -runs times; the median is reported, with the fastest and
+// slowest. Timings are wall-clock and vary with whatever else the machine
+// is doing: compare two builds in one session, runs interleaved. -threads
+// sets how many cores Go may use (GOMAXPROCS); resident memory is read
+// from /proc on Linux and left out elsewhere. -json prints one JSON
+// object instead of the table.
 //
 // A flag that would change nothing in the run asked for (a shape flag
 // without -make-model, -speculate without a draft) is refused rather than
@@ -25,12 +34,16 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
@@ -47,15 +60,17 @@ func status(args []string, stdout, stderr io.Writer) int {
 // settings are the command-line flags.
 type settings struct {
 	modelPath, draftPath, makeModel, makeTok string
+	shapeFlag                                string
 	steps, promptLen, runs, noCache, gamma   int
-	draftLayers                              int
+	draftLayers, threads                     int
+	jsonOut                                  bool
 	seed                                     uint64
 	shape                                    engine.Config
 }
 
 // measureFlags and makeFlags belong to one of the two things bench does.
 var (
-	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers"}
+	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers", "threads", "json", "shape"}
 	makeFlags    = []string{"make-tokenizer", "dim", "hidden", "layers", "heads", "kv-heads", "vocab", "seq-len"}
 )
 
@@ -64,9 +79,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var s settings
 	fs.StringVar(&s.modelPath, "model", "", "llama2.c checkpoint to measure")
+	fs.StringVar(&s.shapeFlag, "shape", "", "measure random weights of this shape instead of a file: dim,hidden,layers,heads,kv_heads,vocab,seq_len")
 	fs.IntVar(&s.steps, "steps", 256, "positions to decode, starting from BOS (like llama2.c's -n)")
 	fs.IntVar(&s.promptLen, "prompt", 128, "prompt length in tokens for the prefill measurement")
-	fs.IntVar(&s.runs, "runs", 3, "repetitions of each measurement; the best is printed")
+	fs.IntVar(&s.runs, "runs", 5, "timed repetitions of each measurement, after one warm-up; the median is printed")
+	fs.IntVar(&s.threads, "threads", 0, "cores Go may use (GOMAXPROCS); 0 keeps the default, all of them")
+	fs.BoolVar(&s.jsonOut, "json", false, "print the figures as one JSON object")
 	fs.IntVar(&s.noCache, "no-cache", 64, "tokens to generate with and without the KV cache (0 skips)")
 	fs.StringVar(&s.draftPath, "draft", "", "draft checkpoint for a speculative decoding measurement")
 	fs.IntVar(&s.gamma, "speculate", 4, "tokens the draft proposes per round (with -draft or -draft-layers)")
@@ -92,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if set["model"] {
 			return cli.Usagef("-model measures a model and -make-model writes one: use one at a time")
 		}
-		if err := cli.OnlyWith(set, "when measuring a model (-model)", measureFlags...); err != nil {
+		if err := cli.OnlyWith(set, "when measuring a model (-model or -shape)", measureFlags...); err != nil {
 			return err
 		}
 		s.shape.SharedClassifier = true
@@ -107,8 +125,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := cli.OnlyWith(set, "with -make-model", makeFlags...); err != nil {
 		return err
 	}
-	if s.modelPath == "" {
-		return cli.Usagef("-model is required (or -make-model to write a random one)")
+	switch {
+	case set["model"] && set["shape"]:
+		return cli.Usagef("-model measures a file and -shape random weights: use one at a time")
+	case set["shape"]:
+		c, err := parseShape(s.shapeFlag)
+		if err != nil {
+			return err
+		}
+		s.shape = c
+	case s.modelPath == "":
+		return cli.Usagef("-model is required (or -shape to measure random weights, or -make-model to write them)")
 	}
 	for _, f := range []struct {
 		name string
@@ -119,18 +146,130 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return cli.Usagef("-%s = %d: must be at least %d", f.name, f.v, f.min)
 		}
 	}
+	if set["threads"] && s.threads < 1 {
+		return cli.Usagef("-threads = %d: must be at least 1 (leave the flag out to use every core)", s.threads)
+	}
 	if s.draftPath != "" && s.draftLayers > 0 {
 		return cli.Usagef("-draft and -draft-layers are two drafts: use one at a time")
 	}
 	if set["speculate"] && s.draftPath == "" && s.draftLayers == 0 {
 		return cli.Usagef("-speculate = %d needs a draft: -draft PATH or -draft-layers N", s.gamma)
 	}
+	if s.threads > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(s.threads))
+	}
 	return measure(s, stdout)
+}
+
+// parseShape reads -shape: seven positive integers separated by commas.
+func parseShape(v string) (engine.Config, error) {
+	fields := strings.Split(v, ",")
+	if len(fields) != 7 {
+		return engine.Config{}, cli.Usagef("-shape = %q: want 7 numbers, dim,hidden,layers,heads,kv_heads,vocab,seq_len (for example 288,768,6,6,6,32000,256)", v)
+	}
+	var n [7]int
+	for i, f := range fields {
+		x, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return engine.Config{}, cli.Usagef("-shape = %q: %q is not a whole number", v, f)
+		}
+		n[i] = x
+	}
+	c := engine.Config{Dim: n[0], HiddenDim: n[1], NLayers: n[2], NHeads: n[3], NKVHeads: n[4], VocabSize: n[5], SeqLen: n[6], SharedClassifier: true}
+	if err := c.Validate(); err != nil {
+		return engine.Config{}, cli.Usagef("-shape: %v", err)
+	}
+	return c, nil
+}
+
+// timing is the spread of one measurement's repetitions.
+type timing struct {
+	Tokens   int     `json:"tokens"`
+	MedianMS float64 `json:"median_ms"`
+	MinMS    float64 `json:"min_ms"`
+	MaxMS    float64 `json:"max_ms"`
+	TokPerS  float64 `json:"tok_per_s"` // tokens / median
+}
+
+// partShare is one row of a profile.
+type partShare struct {
+	Part       string  `json:"part"`
+	Share      float64 `json:"share"` // of the total time, 0..1
+	USPerToken float64 `json:"us_per_token"`
+}
+
+// report holds every figure bench prints.
+type report struct {
+	Model       string  `json:"model"`
+	Shape       shape   `json:"shape"`
+	Params      int64   `json:"params"`
+	WeightBytes int64   `json:"weight_bytes"`
+	Threads     int     `json:"threads"`
+	CPUs        int     `json:"cpus"`
+	Runs        int     `json:"runs"`
+	LoadMS      float64 `json:"load_ms"`
+	Loaded      string  `json:"loaded"` // "file" or "random"
+	// Resident memory, from /proc/self/status (0 where unknown): after
+	// the load, and the peak of the whole run.
+	RSSAfterLoad int64 `json:"rss_after_load_bytes"`
+	PeakRSS      int64 `json:"peak_rss_bytes"`
+
+	Decode            timing      `json:"decode"`
+	PrefillBatched    timing      `json:"prefill_batched"`
+	PrefillSequential timing      `json:"prefill_sequential"`
+	DecodeParts       []partShare `json:"decode_parts"`
+	PrefillParts      []partShare `json:"prefill_parts"`
+	KVCacheFullBytes  int64       `json:"kv_cache_full_context_bytes"`
+	KVCacheBytes      int64       `json:"kv_cache_bytes_after_decode"`
+	NoCache           *struct {
+		Tokens         int     `json:"tokens"`
+		WithMS         float64 `json:"with_cache_median_ms"`
+		WithoutMS      float64 `json:"without_cache_median_ms"`
+		Positions      int64   `json:"positions_without_cache"`
+		AllocatedBytes uint64  `json:"allocated_bytes_without_cache"`
+	} `json:"no_cache,omitempty"`
+	Speculative *struct {
+		Draft         string  `json:"draft"`
+		Gamma         int     `json:"gamma"`
+		Tokens        int     `json:"tokens"`
+		Acceptance    float64 `json:"acceptance"`
+		TokensPerPass float64 `json:"tokens_per_target_pass"`
+		MedianMS      float64 `json:"median_ms"`
+		PlainMedianMS float64 `json:"plain_median_ms"`
+		SpeedUp       float64 `json:"speed_up"`
+	} `json:"speculative,omitempty"`
+
+	decodeProfile, prefillProfile engine.Profile
+	cacheCapacity                 int
+	config                        engine.Config
+}
+
+type shape struct {
+	Dim       int  `json:"dim"`
+	Hidden    int  `json:"hidden"`
+	Layers    int  `json:"layers"`
+	Heads     int  `json:"heads"`
+	KVHeads   int  `json:"kv_heads"`
+	Vocab     int  `json:"vocab"`
+	SeqLen    int  `json:"seq_len"`
+	SharedCls bool `json:"shared_classifier"`
+}
+
+// load reads the model of -model, or makes the random one of -shape, and
+// reports how long it took.
+func load(s settings) (*engine.Model, time.Duration, error) {
+	start := time.Now()
+	if s.modelPath != "" {
+		m, err := engine.LoadModel(s.modelPath)
+		return m, time.Since(start), err
+	}
+	m, err := randomModel(s.shape, s.seed)
+	return m, time.Since(start), err
 }
 
 // measure prints the speed figures of a model.
 func measure(s settings, stdout io.Writer) error {
-	m, err := engine.LoadModel(s.modelPath)
+	m, loadTime, err := load(s)
 	if err != nil {
 		return err
 	}
@@ -138,6 +277,13 @@ func measure(s settings, stdout io.Writer) error {
 	if s.steps > c.SeqLen || s.promptLen > c.SeqLen {
 		return cli.Usagef("-steps = %d and -prompt = %d must fit the model's context of %d tokens", s.steps, s.promptLen, c.SeqLen)
 	}
+	rep := &report{Model: m.Name, Params: c.NumParams(), WeightBytes: c.NumParams() * 4,
+		Threads: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(), Runs: s.runs, LoadMS: ms(loadTime), Loaded: "file",
+		Shape: shape{c.Dim, c.HiddenDim, c.NLayers, c.NHeads, c.NKVHeads, c.VocabSize, c.SeqLen, c.SharedClassifier}, config: c}
+	if s.modelPath == "" {
+		rep.Model, rep.Loaded = fmt.Sprintf("random weights, seed %d", s.seed), "random"
+	}
+	rep.RSSAfterLoad, _ = residentMemory()
 	var draft *engine.Model
 	switch {
 	case s.draftLayers > 0:
@@ -152,8 +298,6 @@ func measure(s settings, stdout io.Writer) error {
 			return fmt.Errorf("-draft = %s: its vocabulary has %d tokens but the model's has %d", s.draftPath, draft.Config.VocabSize, c.VocabSize)
 		}
 	}
-	fmt.Fprintf(stdout, "model     %s\nshape     %v\nweights   %.2fM parameters, %.1f MB\ncores     GOMAXPROCS=%d\n\n",
-		m.Name, c, float64(c.NumParams())/1e6, float64(c.NumParams())*4/1e6, runtime.GOMAXPROCS(0))
 
 	// Decode: greedy from BOS, one position at a time, as llama2.c's run.c
 	// does with -t 0 -n steps.
@@ -168,7 +312,7 @@ func measure(s settings, stdout io.Writer) error {
 		}
 		return nil
 	}
-	decode, err := best(s.runs, func() (time.Duration, error) {
+	if rep.Decode, err = timed(s.runs, s.steps, func() (time.Duration, error) {
 		st := m.NewState()
 		if err := st.Reserve(s.steps); err != nil {
 			return 0, err
@@ -176,11 +320,9 @@ func measure(s settings, stdout io.Writer) error {
 		start := time.Now()
 		err := decodeFrom(st)
 		return time.Since(start), err
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "decode    %d positions  %8.1f ms  %9.1f tok/s\n", s.steps, ms(decode), float64(s.steps)/decode.Seconds())
 
 	// Prefill: the same random prompt batched, then token by token.
 	r := rand.New(rand.NewPCG(s.seed, 2))
@@ -189,16 +331,15 @@ func measure(s settings, stdout io.Writer) error {
 		prompt[i] = r.IntN(c.VocabSize)
 	}
 	prompt[0] = 1
-	batched, err := best(s.runs, func() (time.Duration, error) {
+	if rep.PrefillBatched, err = timed(s.runs, len(prompt), func() (time.Duration, error) {
 		st := m.NewState()
 		start := time.Now()
 		_, err := st.Prefill(prompt, 0)
 		return time.Since(start), err
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
-	sequential, err := best(s.runs, func() (time.Duration, error) {
+	if rep.PrefillSequential, err = timed(s.runs, len(prompt), func() (time.Duration, error) {
 		st := m.NewState()
 		start := time.Now()
 		for pos, id := range prompt {
@@ -207,39 +348,26 @@ func measure(s settings, stdout io.Writer) error {
 			}
 		}
 		return time.Since(start), nil
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "prefill   %d tokens batched     %8.1f ms  %9.1f tok/s\n", len(prompt), ms(batched), float64(len(prompt))/batched.Seconds())
-	fmt.Fprintf(stdout, "prefill   %d tokens one by one  %8.1f ms  %9.1f tok/s  (batched is %.1fx faster)\n\n",
-		len(prompt), ms(sequential), float64(len(prompt))/sequential.Seconds(), sequential.Seconds()/batched.Seconds())
 
 	// Where the time goes.
-	var decodeProfile engine.Profile
 	st := m.NewState()
-	st.Profile = &decodeProfile
+	st.Profile = &rep.decodeProfile
 	if err := decodeFrom(st); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "decode, per part (%d positions; timing every part slows the pass a little):\n", s.steps)
-	decodeProfile.WriteTable(stdout)
-	var prefillProfile engine.Profile
 	pst := m.NewState()
-	pst.Profile = &prefillProfile
+	pst.Profile = &rep.prefillProfile
 	if _, err := pst.Prefill(prompt, 0); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nprefill, per part (%d tokens in one pass):\n", len(prompt))
-	prefillProfile.WriteTable(stdout)
+	rep.DecodeParts, rep.PrefillParts = shares(&rep.decodeProfile), shares(&rep.prefillProfile)
 
 	// The KV cache: the formula for the whole context, and what the
 	// decoding state, which grows its cache with the sequence, holds.
-	full := engine.KVCacheBytes(c, c.SeqLen)
-	fmt.Fprintf(stdout, "\nKV cache  formula 2 × %d layers × %d kv_heads × %d head_size × %d positions × 4 B = %d B (%.2f MB) for the whole context\n",
-		c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, full, float64(full)/1e6)
-	fmt.Fprintf(stdout, "          after %d positions the state's cache holds %d B: room for %d positions, %d B by the formula\n",
-		s.steps, st.Cache.Bytes(), st.Cache.Capacity(), engine.KVCacheBytes(c, st.Cache.Capacity()))
+	rep.KVCacheFullBytes, rep.KVCacheBytes, rep.cacheCapacity = engine.KVCacheBytes(c, c.SeqLen), st.Cache.Bytes(), st.Cache.Capacity()
 
 	if s.noCache > 0 {
 		n := min(s.noCache, c.SeqLen-1)
@@ -254,31 +382,36 @@ func measure(s settings, stdout io.Writer) error {
 				return time.Since(start), nil
 			}
 		}
-		with, err := best(s.runs, gen(engine.NewModelLM(m, 1)))
+		with, err := timed(s.runs, n, gen(engine.NewModelLM(m, 1)))
 		if err != nil {
 			return err
 		}
 		nc := engine.NewNoCacheLM(m)
 		var scratch uint64
-		without, err := best(s.runs, func() (d time.Duration, err error) {
+		without, err := timed(s.runs, n, func() (d time.Duration, err error) {
 			scratch = engine.AllocatedBytes(func() { nc = engine.NewNoCacheLM(m); d, err = gen(nc)() })
 			return d, err
 		})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "no cache  %d tokens: with cache %.1f ms, without %.1f ms (%.1fx slower; %d positions computed instead of %d; %d B allocated without cache)\n",
-			n, ms(with), ms(without), without.Seconds()/with.Seconds(), nc.Positions, n, scratch)
+		rep.NoCache = &struct {
+			Tokens         int     `json:"tokens"`
+			WithMS         float64 `json:"with_cache_median_ms"`
+			WithoutMS      float64 `json:"without_cache_median_ms"`
+			Positions      int64   `json:"positions_without_cache"`
+			AllocatedBytes uint64  `json:"allocated_bytes_without_cache"`
+		}{n, with.MedianMS, without.MedianMS, nc.Positions, scratch}
 	}
 
 	if draft != nil {
 		n := s.steps - 1
-		plain, err := best(s.runs, gen1(m, n))
+		plain, err := timed(s.runs, n, gen1(m, n))
 		if err != nil {
 			return err
 		}
 		var stats engine.SpeculativeStats
-		spec, err := best(s.runs, func() (time.Duration, error) {
+		spec, err := timed(s.runs, n, func() (time.Duration, error) {
 			start := time.Now()
 			var err error
 			stats, err = engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(draft, 1), []int{1},
@@ -288,10 +421,125 @@ func measure(s settings, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "speculative  γ=%d draft %s: %d tokens, acceptance %.2f, %.2f tokens per target pass, %.1f ms vs %.1f ms plain: %.2fx speed-up\n",
-			s.gamma, draft.Name, len(stats.Tokens), stats.AcceptanceRate(), stats.TokensPerTargetPass(), ms(spec), ms(plain), plain.Seconds()/spec.Seconds())
+		rep.Speculative = &struct {
+			Draft         string  `json:"draft"`
+			Gamma         int     `json:"gamma"`
+			Tokens        int     `json:"tokens"`
+			Acceptance    float64 `json:"acceptance"`
+			TokensPerPass float64 `json:"tokens_per_target_pass"`
+			MedianMS      float64 `json:"median_ms"`
+			PlainMedianMS float64 `json:"plain_median_ms"`
+			SpeedUp       float64 `json:"speed_up"`
+		}{draft.Name, s.gamma, len(stats.Tokens), stats.AcceptanceRate(), stats.TokensPerTargetPass(), spec.MedianMS, plain.MedianMS, plain.MedianMS / spec.MedianMS}
+	}
+	_, rep.PeakRSS = residentMemory()
+	if s.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return rep.writeText(stdout)
+}
+
+// writeText prints the report as tables.
+func (rep *report) writeText(w io.Writer) error {
+	c := rep.config
+	fmt.Fprintf(w, "model     %s\nshape     %v\nweights   %.2fM parameters, %.1f MB\ncores     %d threads (GOMAXPROCS) of %d CPUs\n",
+		rep.Model, c, float64(rep.Params)/1e6, float64(rep.WeightBytes)/1e6, rep.Threads, rep.CPUs)
+	verb := "loaded"
+	if rep.Loaded == "random" {
+		verb = "made"
+	}
+	fmt.Fprintf(w, "load      %s in %.1f ms", verb, rep.LoadMS)
+	if rep.RSSAfterLoad > 0 {
+		fmt.Fprintf(w, "; resident %.1f MB after it, %.1f MB at the peak of the run", float64(rep.RSSAfterLoad)/1e6, float64(rep.PeakRSS)/1e6)
+	}
+	fmt.Fprintf(w, "\ntimings   median of %d runs after a warm-up (fastest–slowest)\n\n", rep.Runs)
+	line := func(what string, t timing, extra string) {
+		fmt.Fprintf(w, "%s  %8.1f ms  %9.1f tok/s  (%.1f–%.1f ms)%s\n", what, t.MedianMS, t.TokPerS, t.MinMS, t.MaxMS, extra)
+	}
+	line(fmt.Sprintf("decode    %d positions          ", rep.Decode.Tokens), rep.Decode, "")
+	line(fmt.Sprintf("prefill   %d tokens batched     ", rep.PrefillBatched.Tokens), rep.PrefillBatched, "")
+	line(fmt.Sprintf("prefill   %d tokens one by one  ", rep.PrefillSequential.Tokens), rep.PrefillSequential,
+		fmt.Sprintf("  batched is %.1fx faster", rep.PrefillSequential.MedianMS/rep.PrefillBatched.MedianMS))
+
+	fmt.Fprintf(w, "\ndecode, per part (%d positions; timing every part slows the pass a little):\n", rep.Decode.Tokens)
+	rep.decodeProfile.WriteTable(w)
+	fmt.Fprintf(w, "\nprefill, per part (%d tokens in one pass):\n", rep.PrefillBatched.Tokens)
+	rep.prefillProfile.WriteTable(w)
+
+	fmt.Fprintf(w, "\nKV cache  formula 2 × %d layers × %d kv_heads × %d head_size × %d positions × 4 B = %d B (%.2f MB) for the whole context\n",
+		c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, rep.KVCacheFullBytes, float64(rep.KVCacheFullBytes)/1e6)
+	fmt.Fprintf(w, "          after %d positions the state's cache holds %d B: room for %d positions, %d B by the formula\n",
+		rep.Decode.Tokens, rep.KVCacheBytes, rep.cacheCapacity, engine.KVCacheBytes(c, rep.cacheCapacity))
+	if nc := rep.NoCache; nc != nil {
+		fmt.Fprintf(w, "no cache  %d tokens: with cache %.1f ms, without %.1f ms (%.1fx slower; %d positions computed instead of %d; %d B allocated without cache)\n",
+			nc.Tokens, nc.WithMS, nc.WithoutMS, nc.WithoutMS/nc.WithMS, nc.Positions, nc.Tokens, nc.AllocatedBytes)
+	}
+	if sp := rep.Speculative; sp != nil {
+		fmt.Fprintf(w, "speculative  γ=%d draft %s: %d tokens, acceptance %.2f, %.2f tokens per target pass, %.1f ms vs %.1f ms plain: %.2fx speed-up\n",
+			sp.Gamma, sp.Draft, sp.Tokens, sp.Acceptance, sp.TokensPerPass, sp.MedianMS, sp.PlainMedianMS, sp.SpeedUp)
 	}
 	return nil
+}
+
+// shares is a profile's time per part, as fractions of the total.
+func shares(p *engine.Profile) []partShare {
+	total := p.Total().Time
+	n := float64(max(p.Tokens, 1))
+	var out []partShare
+	for part, c := range p.Parts {
+		sh := 0.0
+		if total > 0 {
+			sh = float64(c.Time) / float64(total)
+		}
+		out = append(out, partShare{engine.Part(part).String(), sh, float64(c.Time.Nanoseconds()) / 1e3 / n})
+	}
+	return out
+}
+
+// randomModel makes a model of shape c with random weights in memory (the
+// weights writeRandom saves), refusing one that does not fit in memory.
+func randomModel(c engine.Config, seed uint64) (*engine.Model, error) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	w, err := engine.NewWeights(c)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range w.Tensors(c) {
+		for i := range t.Data {
+			t.Data[i] = float32(r.NormFloat64() * 0.02)
+		}
+	}
+	for _, g := range [][]float32{w.RMSAtt, w.RMSFFN, w.RMSFinal} {
+		for i := range g {
+			g[i] = 1
+		}
+	}
+	return &engine.Model{Config: c, Weights: w, Name: "random"}, nil
+}
+
+// timed runs f once to warm up, then n times, and returns the median, the
+// fastest and the slowest of the n, or the first error. tokens is the work
+// of one run, for the rate.
+func timed(n, tokens int, f func() (time.Duration, error)) (timing, error) {
+	if _, err := f(); err != nil {
+		return timing{}, err
+	}
+	d := make([]time.Duration, n)
+	for i := range d {
+		var err error
+		if d[i], err = f(); err != nil {
+			return timing{}, err
+		}
+	}
+	slices.Sort(d)
+	med := d[n/2]
+	if n%2 == 0 {
+		med = (d[n/2-1] + d[n/2]) / 2
+	}
+	return timing{Tokens: tokens, MedianMS: ms(med), MinMS: ms(d[0]), MaxMS: ms(d[n-1]),
+		TokPerS: float64(tokens) / med.Seconds()}, nil
 }
 
 // gen1 times greedy generation of n tokens with the KV cache.
@@ -323,42 +571,16 @@ func firstLayers(m *engine.Model, n int) (*engine.Model, error) {
 	return &engine.Model{Config: d, Weights: &w, Name: fmt.Sprintf("first %d of %d layers of %s", n, c.NLayers, m.Name)}, nil
 }
 
-// best runs f n times and returns the shortest time, or the first error.
-func best(n int, f func() (time.Duration, error)) (time.Duration, error) {
-	b, err := f()
-	for range n - 1 {
-		if err != nil {
-			return 0, err
-		}
-		var d time.Duration
-		d, err = f()
-		b = min(b, d)
-	}
-	return b, err
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 // writeRandom writes a model of the given shape with random weights (and,
 // if tokPath is set, a tokenizer with as many tokens: the llama2.c special
 // tokens, the 256 byte tokens, then made-up pieces).
 func writeRandom(modelPath, tokPath string, c engine.Config, seed uint64, stdout io.Writer) error {
-	r := rand.New(rand.NewPCG(seed, 1))
-	w, err := engine.NewWeights(c)
+	m, err := randomModel(c, seed)
 	if err != nil {
 		return err
 	}
-	for _, t := range w.Tensors(c) {
-		for i := range t.Data {
-			t.Data[i] = float32(r.NormFloat64() * 0.02)
-		}
-	}
-	for _, g := range [][]float32{w.RMSAtt, w.RMSFFN, w.RMSFinal} {
-		for i := range g {
-			g[i] = 1
-		}
-	}
-	m := &engine.Model{Config: c, Weights: w}
 	if err := m.Save(modelPath); err != nil {
 		return err
 	}

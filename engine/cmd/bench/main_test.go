@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,12 +85,23 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 		{[]string{"-model", model, "-speculate", "3"}, 2, "-speculate = 3 needs a draft"},
 		{[]string{"-model", model, "-steps", "100000"}, 2, "must fit the model's context of 64 tokens"},
 		{append([]string{"-model", model, "-draft-layers", "2"}, quick...), 2, "-draft-layers = 2: must be between 1 and 1"},
+		{[]string{"-model", model, "-shape", "16,16,2,2,2,32,64"}, 2, "-model measures a file and -shape random weights: use one at a time"},
+		{[]string{"-shape", "16,16,2"}, 2, `-shape = "16,16,2": want 7 numbers`},
+		{[]string{"-shape", "16,16,2,2,2,32,x"}, 2, `"x" is not a whole number`},
+		{[]string{"-shape", "16,16,2,5,2,32,64"}, 2, "-shape: n_heads = 5 does not divide dim = 16"},
+		{[]string{"-shape", "16,16,2,2,2,32,64", "-dim", "32"}, 2, "-dim applies only with -make-model"},
+		{[]string{"-make-model", made, "-shape", "16,16,2,2,2,32,64"}, 2, "-shape applies only when measuring a model (-model or -shape)"},
+		{[]string{"-make-model", made, "-threads", "2", "-json"}, 2, "-json, -threads apply only when measuring"},
+		{[]string{"-model", model, "-threads", "0"}, 2, "-threads = 0: must be at least 1"},
+		{[]string{"-shape", "16,16,2,2,2,32,64", "-threads", "-2"}, 2, "-threads = -2: must be at least 1"},
+		{[]string{"-shape", "16,16,2,2,2,32,64", "-steps", "65"}, 2, "must fit the model's context of 64 tokens"},
 		{[]string{"-make-model", made, "-dim", "0"}, 2, "shape: dim = 0 is out of range"},
 		{[]string{"-make-model", made, "-heads", "5"}, 2, "shape: n_heads = 5 does not divide dim = 288"},
 		{[]string{"-make-model", made, "-seq-len", "2000000"}, 2, "shape: seq_len = 2000000 is out of range"},
 		{[]string{"-make-model", made, "-make-tokenizer", filepath.Join(dir, "t.bin"), "-vocab", "100"}, 2, "-vocab = 100: a tokenizer needs at least 259 tokens"},
 
 		{[]string{"-make-model", made, "-dim", "65536", "-hidden", "262144", "-layers", "64", "-heads", "64", "-kv-heads", "64"}, 1, "TB, but only"},
+		{[]string{"-shape", "65536,262144,64,64,64,32000,256"}, 1, "TB, but only"},
 		{[]string{"-model", fifo}, 1, "is a named pipe (FIFO)"},
 		{[]string{"-model", "/dev/zero"}, 1, "is a character device"},
 		{[]string{"-model", filepath.Join(dir, "missing.bin")}, 1, "no such file"},
@@ -100,6 +112,9 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 		{append([]string{"-model", model, "-draft-layers", "1"}, quick...), 0, "speculative  γ=4"},
 		{[]string{"-make-model", made, "-dim", "16", "-hidden", "16", "-layers", "1", "-heads", "2", "-kv-heads", "2", "-vocab", "300", "-seq-len", "32", "-make-tokenizer", filepath.Join(dir, "made-tok.bin")}, 0, "wrote " + made},
 		{append([]string{"-model", made}, quick...), 0, "decode    8 positions"},
+		{append([]string{"-model", made, "-threads", "1"}, quick...), 0, "1 threads (GOMAXPROCS)"},
+		{append([]string{"-shape", "16,16,2,2,1,300,32", "-json"}, quick...), 0, `"tok_per_s"`},
+		{append([]string{"-shape", "16,16,2,2,1,300,32", "-draft-layers", "1"}, quick...), 0, "made in"},
 	} {
 		r := limittest.Command(t, commandLimit, c.args...)
 		out := r.Stdout + r.Stderr
@@ -113,5 +128,32 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("the output directory holds %v; want fifo, made.bin and made-tok.bin, no temporaries", names)
+	}
+}
+
+// TestBenchJSON checks that -json prints one object that decodes, with the
+// figures filled in.
+func TestBenchJSON(t *testing.T) {
+	var out, errOut strings.Builder
+	args := []string{"-shape", "16,16,2,2,1,300,32", "-json", "-runs", "3", "-steps", "8", "-prompt", "8", "-no-cache", "4", "-threads", "1"}
+	if s := status(args, &out, &errOut); s != 0 {
+		t.Fatalf("bench %s: status %d, %s", strings.Join(args, " "), s, errOut.String())
+	}
+	var r report
+	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if r.Shape.Dim != 16 || r.Shape.KVHeads != 1 || r.Threads != 1 || r.Runs != 3 || r.Loaded != "random" {
+		t.Errorf("header %+v", r)
+	}
+	if r.Decode.Tokens != 8 || !(r.Decode.TokPerS > 0) || !(r.Decode.MinMS <= r.Decode.MedianMS && r.Decode.MedianMS <= r.Decode.MaxMS) {
+		t.Errorf("decode %+v", r.Decode)
+	}
+	var sum float64
+	for _, p := range r.DecodeParts {
+		sum += p.Share
+	}
+	if len(r.DecodeParts) == 0 || math.Abs(sum-1) > 1e-6 || r.NoCache == nil || r.NoCache.Tokens != 4 {
+		t.Errorf("parts %+v (shares sum to %g), no-cache %+v", r.DecodeParts, sum, r.NoCache)
 	}
 }

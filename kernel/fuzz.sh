@@ -3,11 +3,16 @@
 # default 10s). The committed seed corpora under */testdata/fuzz/ run as
 # ordinary tests in `go test ./...`; this adds fresh random inputs. A
 # failing input is saved under testdata/fuzz/ by `go test` and fails the run.
+#
+# Targets are found in the packages whose test files declare a func Fuzz...
+# (only those are asked for their list, which compiles their tests).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 fuzztime="${FUZZTIME:-10s}"
 found=0
-for pkg in $(go list ./...); do
+mapfile -t dirs < <(grep -rlE --include='*_test.go' '^func Fuzz[A-Z0-9_]' . | grep -v '/\.' | xargs -r -n1 dirname | sort -u)
+for dir in "${dirs[@]}"; do
+	pkg="$(go list "$dir")"
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 		found=$((found + 1))
 		echo "--- fuzz $pkg $target ($fuzztime)"

@@ -1,0 +1,231 @@
+package cot
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tokenbytoken/course/engine"
+)
+
+// MaxNewTokens is how many tokens a completion of a problem may take: a
+// step is 9 characters, and the answer at most MaxDigits+1 digits.
+func MaxNewTokens(digits int) int { return 9*digits + 3 + digits + 1 + 1 }
+
+// Attempt is one completion of a problem and what it was worth.
+type Attempt struct {
+	Problem    Problem
+	Completion string
+	Answer     int  // the answer read from Completion (see ParseAnswer)
+	Answered   bool // whether there was one
+	Correct    bool // whether it equals Problem.Sum()
+	Tokens     int  // tokens generated, the end-of-text token included
+}
+
+// Solve runs the model on one problem with the given sampling settings
+// (the zero Options are greedy decoding) and reads its answer.
+func Solve(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, opts engine.Options) (Attempt, error) {
+	if opts.MaxNewTokens == 0 {
+		opts.MaxNewTokens = MaxNewTokens(p.Digits)
+	}
+	a := Attempt{Problem: p}
+	var sb strings.Builder
+	for step, err := range engine.Generate(ctx, m, tok, p.Prompt(), opts) {
+		if err != nil {
+			return a, fmt.Errorf("solving %s: %w", p.Prompt(), err)
+		}
+		sb.WriteString(step.Text)
+		if step.ID != engine.NoToken {
+			a.Tokens++
+		}
+	}
+	a.Completion = sb.String()
+	a.Answer, a.Answered = ParseAnswer(a.Completion)
+	a.Correct = a.Answered && a.Answer == p.Sum()
+	return a, nil
+}
+
+// Score is how a way of answering did over a set of problems.
+type Score struct {
+	Problems int // problems attempted
+	Correct  int // problems answered right
+	Tokens   int // tokens generated over all of them
+}
+
+// Accuracy is the fraction of problems answered right.
+func (s Score) Accuracy() float64 {
+	if s.Problems == 0 {
+		return 0
+	}
+	return float64(s.Correct) / float64(s.Problems)
+}
+
+// TokensPerProblem is the average cost of one answer, in generated tokens.
+func (s Score) TokensPerProblem() float64 {
+	if s.Problems == 0 {
+		return 0
+	}
+	return float64(s.Tokens) / float64(s.Problems)
+}
+
+// String is "83% right, 31.0 tokens per problem".
+func (s Score) String() string {
+	return fmt.Sprintf("%.0f%% right, %.1f tokens per problem", 100*s.Accuracy(), s.TokensPerProblem())
+}
+
+// Evaluate solves every problem with one completion each (Solve) and adds
+// up the results. The problems are shared among the machine's cores.
+func Evaluate(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, opts engine.Options) (Score, error) {
+	attempts := make([]Attempt, len(problems))
+	err := parallel(len(problems), func(i int) error {
+		var err error
+		attempts[i], err = Solve(ctx, m, tok, problems[i], opts)
+		return err
+	})
+	if err != nil {
+		return Score{}, err
+	}
+	s := Score{Problems: len(problems)}
+	for _, a := range attempts {
+		s.Tokens += a.Tokens
+		if a.Correct {
+			s.Correct++
+		}
+	}
+	return s, nil
+}
+
+// answerString reads a completion's answer as a string for engine's votes.
+func answerString(text string) (string, bool) {
+	v, ok := ParseAnswer(text)
+	if !ok {
+		return "", false
+	}
+	return strconv.Itoa(v), true
+}
+
+// SampleAnswers draws n completions of the problem (engine.SampleN) at the
+// given settings, which should sample (Temperature above 0), and reads
+// each one's answer.
+func SampleAnswers(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, n int, opts engine.Options) ([]engine.Sample, error) {
+	if opts.MaxNewTokens == 0 {
+		opts.MaxNewTokens = MaxNewTokens(p.Digits)
+	}
+	return engine.SampleN(ctx, m, tok, p.Prompt(), n, opts, answerString)
+}
+
+// BySize evaluates the model on count problems of every size, 1 to
+// MaxDigits digits (Problems(d, count, TestSeed)): score i is for i+1
+// digits.
+func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count int, opts engine.Options) ([]Score, error) {
+	scores := make([]Score, MaxDigits)
+	for d := 1; d <= MaxDigits; d++ {
+		var err error
+		if scores[d-1], err = Evaluate(ctx, m, tok, Problems(d, count, TestSeed), opts); err != nil {
+			return nil, err
+		}
+	}
+	return scores, nil
+}
+
+// SampleAll draws n completions of every problem (SampleAnswers), sharing
+// the problems among the machine's cores: samples[i] are problem i's.
+// Problem i samples from the seed engine.SampleSeed(opts.Seed, i), so that
+// no two problems share their random numbers: with one seed for all, the
+// first sample of every problem would be equally lucky or unlucky.
+func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts engine.Options) ([][]engine.Sample, error) {
+	samples := make([][]engine.Sample, len(problems))
+	err := parallel(len(problems), func(i int) error {
+		o := opts
+		o.Seed = engine.SampleSeed(opts.Seed, i)
+		var err error
+		samples[i], err = SampleAnswers(ctx, m, tok, problems[i], n, o)
+		return err
+	})
+	return samples, err
+}
+
+// VoteScore scores self-consistency with n votes: for every problem, the
+// majority answer of its first n samples (engine.MajorityOf), right or
+// wrong. Tokens counts the n completions that vote; a problem none of whose
+// samples has an answer is wrong.
+func VoteScore(problems []Problem, samples [][]engine.Sample, n int) (Score, error) {
+	if len(samples) != len(problems) {
+		return Score{}, fmt.Errorf("%d problems but samples for %d", len(problems), len(samples))
+	}
+	s := Score{Problems: len(problems)}
+	for i, p := range problems {
+		if n < 1 || n > len(samples[i]) {
+			return Score{}, fmt.Errorf("a vote of %d samples, but problem %d (%s) has %d", n, i, p.Prompt(), len(samples[i]))
+		}
+		for _, x := range samples[i][:n] {
+			s.Tokens += x.Tokens
+		}
+		if VoteRight(p, samples[i][:n]) {
+			s.Correct++
+		}
+	}
+	return s, nil
+}
+
+// VoteRight reports whether the majority answer of the samples
+// (engine.MajorityOf) is the problem's sum. Samples without an answer do
+// not vote; if none has one, the vote is wrong.
+func VoteRight(p Problem, samples []engine.Sample) bool {
+	v, err := engine.MajorityOf(samples)
+	return err == nil && v.Answer == strconv.Itoa(p.Sum())
+}
+
+// Answers lists the samples' answers, "" for a sample without one: what
+// engine.Majority votes over.
+func Answers(samples []engine.Sample) []string {
+	out := make([]string, len(samples))
+	for i, s := range samples {
+		out[i] = s.Answer
+	}
+	return out
+}
+
+// RightShare is the fraction of a problem's samples whose answer is right.
+func RightShare(p Problem, samples []engine.Sample) float64 {
+	if len(samples) == 0 {
+		return 0
+	}
+	right := 0
+	for _, x := range samples {
+		if x.Answer == strconv.Itoa(p.Sum()) {
+			right++
+		}
+	}
+	return float64(right) / float64(len(samples))
+}
+
+// parallel calls f(0), …, f(n-1) on one goroutine per core and returns the
+// first error.
+func parallel(n int, f func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				if err := f(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
 
 // State is one running sequence: the model, its KV cache and the scratch
@@ -233,8 +235,22 @@ const attentionThreshold = 1 << 15
 
 // attendHeads is attention for one query position pos and heads h0..h1-1
 // of q, over the keys and values of positions 0..pos, stored (position,
-// kv_dim). att is scratch for n_heads × (pos+1) scores.
+// kv_dim). att is scratch for n_heads × (pos+1) scores. It uses the
+// vectorised kernels when the CPU and the head size allow (see
+// attentionKernels), the plain loops otherwise.
 func attendHeads(out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
+	attendHeadsUsing(attentionKernels && kernel.Available && c.HeadSize()%8 == 0, out, q, keys, values, att, c, pos, h0, h1)
+}
+
+// attentionKernels says whether attention may use engine/internal/kernel's
+// Scores and WeightedSum in place of the plain loops scores and
+// weightedSum. The tests turn it off to compare the two.
+var attentionKernels = true
+
+// attendHeadsUsing is attendHeads with the choice made: with fast, the
+// scores and the weighted sum of the values are the kernel's, which give
+// the plain loops' results up to rounding (they sum in another order).
+func attendHeadsUsing(fast bool, out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
 	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
 	scale := float32(1 / math.Sqrt(float64(hs)))
 	for h := h0; h < h1; h++ {
@@ -242,10 +258,18 @@ func attendHeads(out, q, keys, values, att []float32, c Config, pos, h0, h1 int)
 		a := att[h*(pos+1) : (h+1)*(pos+1)]
 		kvOff := (h / kvMul) * hs
 		// Score of every position: q·k / √head_size.
-		scores(a, qh, keys[kvOff:], kvDim, scale)
+		if fast {
+			kernel.Scores(a, qh, keys[kvOff:], kvDim, scale)
+		} else {
+			scores(a, qh, keys[kvOff:], kvDim, scale)
+		}
 		softmaxFlush(a)
 		// Output: the values, weighted by the attention probabilities.
-		weightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
+		if fast {
+			kernel.WeightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
+		} else {
+			weightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
+		}
 	}
 }
 

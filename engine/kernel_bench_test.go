@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
 
 // Benchmarks of the hot kernels of a decoding step, named so that
@@ -78,7 +80,14 @@ func newAttentionCase(c Config, pos int, seed uint64) *attentionCase {
 var attentionImpls = []struct {
 	name string
 	f    func(out, q, keys, values, att []float32, c Config, pos, h0, h1 int)
-}{{"plain", attendHeads}}
+}{
+	{"plain", func(out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
+		attendHeadsUsing(false, out, q, keys, values, att, c, pos, h0, h1)
+	}},
+	{"kernel", func(out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
+		attendHeadsUsing(true, out, q, keys, values, att, c, pos, h0, h1)
+	}},
+}
 
 // BenchmarkAttention is one layer's attention for one new token over a
 // cache of 64, 256 and 512 positions, every head on one core: the scores,
@@ -88,6 +97,9 @@ func BenchmarkAttention(b *testing.B) {
 		for _, n := range []int{64, 256, 512} {
 			a := newAttentionCase(sh.c, n-1, 1)
 			for _, impl := range attentionImpls {
+				if impl.name == "kernel" && !kernel.Available {
+					continue
+				}
 				b.Run(fmt.Sprintf("%s/pos%d/%s", sh.name, n, impl.name), func(b *testing.B) {
 					for b.Loop() {
 						impl.f(a.out, a.q, a.keys, a.values, a.att, a.c, a.pos, 0, a.c.NHeads)
@@ -101,7 +113,8 @@ func BenchmarkAttention(b *testing.B) {
 // BenchmarkDecodeStep is one whole decode step (Forward without its
 // checks) at a fixed position, the cache holding the positions before it:
 // early (63), and late in the context (255, and 511 on stories260K, whose
-// context is 512). One op is one token.
+// context is 512), with the vectorised attention and with the plain
+// loops, side by side. One op is one token.
 func BenchmarkDecodeStep(b *testing.B) {
 	models := []struct {
 		name string
@@ -128,13 +141,20 @@ func BenchmarkDecodeStep(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.Run(fmt.Sprintf("%s/pos%d", mm.name, pos), func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					st.forward(1, pos)
+			for _, attn := range []string{"kernel", "plain"} {
+				if attn == "kernel" && !kernel.Available {
+					continue
 				}
-				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tok/s")
-			})
+				b.Run(fmt.Sprintf("%s/pos%d/%s-attention", mm.name, pos, attn), func(b *testing.B) {
+					defer func() { attentionKernels = true }()
+					attentionKernels = attn == "kernel"
+					b.ReportAllocs()
+					for b.Loop() {
+						st.forward(1, pos)
+					}
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "tok/s")
+				})
+			}
 		}
 	}
 }

@@ -1,7 +1,10 @@
-// Package kernel holds the engine's and the trainer's two hot loops written
-// for AVX2 and FMA: the matrix-vector product of a decoding step (Gemv) and
-// the matrix-matrix product of training and prefill (Gemm). Both read memory
-// through pointers, so each checks the shapes it is given before it starts.
+// Package kernel holds the engine's and the trainer's hot loops written for
+// AVX2 and FMA: the matrix-vector product of a decoding step (Gemv), the
+// matrix-matrix product of training and prefill (Gemm), and the two loops
+// of attention over the KV cache, the scores q·k (Scores) and the sum of
+// the values weighted by the attention probabilities (WeightedSum). They
+// read memory through pointers, so each checks the shapes it is given
+// before it starts.
 //
 // Available reports whether the CPU has the instructions; when it does not
 // (or on other architectures), Gemm and Gemv go through gonum's blas32,

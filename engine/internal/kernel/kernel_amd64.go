@@ -28,3 +28,16 @@ func dot4(n int, x *float32, w *float32, ldw int, out *float32)
 //
 //go:noescape
 func kernel4x32(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// scores8 sets out[t] = scale·Σ_{i<hs} q[i]·keys[t·stride + i] for t below
+// 8·blocks; hs is a multiple of 8. The caller guarantees every index is in
+// range.
+//
+//go:noescape
+func scores8(blocks, hs int, q, keys *float32, stride int, scale float32, out *float32)
+
+// weightedSum8 sets out[i] = Σ_{t<n} w[t]·values[t·stride + i] for i < hs,
+// a multiple of 8. The caller guarantees every index is in range.
+//
+//go:noescape
+func weightedSum8(n, hs int, w, values *float32, stride int, out *float32)

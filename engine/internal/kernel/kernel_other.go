@@ -18,3 +18,11 @@ func dot4(n int, x *float32, w *float32, ldw int, out *float32) {
 func kernel4x32(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32) {
 	panic("kernel: no kernels on this architecture")
 }
+
+func scores8(blocks, hs int, q, keys *float32, stride int, scale float32, out *float32) {
+	panic("kernel: no kernels on this architecture")
+}
+
+func weightedSum8(n, hs int, w, values *float32, stride int, out *float32) {
+	panic("kernel: no kernels on this architecture")
+}

@@ -278,4 +278,4 @@ else
     (The browser test, part of 'make test', needs npm too.)"
 fi
 
-say "Installed. Start JupyterLab with: make lab"
+say "Installed: everything is in place under kernel/ (make lab starts JupyterLab)"

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 	"github.com/tokenbytoken/course/engine/internal/regular"
@@ -35,13 +36,31 @@ type Model struct {
 // LoadModel reads a llama2.c checkpoint from a file. A path that is not a
 // regular file (a named pipe, a device, a directory) is refused before
 // anything is read.
+//
+// Where the system allows (Linux), the file is mapped into memory rather
+// than copied, as llama2.c's run.c does: the weights are read from the
+// operating system's cache of the file, so loading costs one pass over
+// them (the check that every weight is finite) and a model costs its size
+// once, not twice. The mapping is private: writing into the weights
+// changes this process's copy only, never the file. It lasts as long as
+// the process. Every check is the same as for a file that is read: the
+// header, the size, the memory available (which a mapping uses once its
+// weights are written to), finite weights. Where mapping fails or is not
+// available, the file is read.
 func LoadModel(path string) (*Model, error) {
 	f, size, err := regular.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open model: %w", err)
 	}
 	defer f.Close()
-	m, err := ReadModel(bufio.NewReaderSize(f, 1<<20), size)
+	var m *Model
+	if data, ok := mapFile(f, size); ok {
+		if m, err = modelFromBytes(data); err != nil {
+			unmapFile(data)
+		}
+	} else {
+		m, err = ReadModel(bufio.NewReaderSize(f, 1<<20), size)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}
@@ -60,33 +79,8 @@ func ParseModel(data []byte) (*Model, error) {
 // cannot cause a huge allocation. Every weight is checked as it is read: a
 // NaN or an infinity is refused, naming the tensor and where in it.
 func ReadModel(r io.Reader, size int64) (*Model, error) {
-	if size < headerSize {
-		return nil, fmt.Errorf("file is %d bytes, shorter than the %d-byte header", size, headerSize)
-	}
-	var h [7]int32
-	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
-		return nil, fmt.Errorf("reading header: %w", err)
-	}
-	if uint32(h[0]) == newFormatMagic {
-		return nil, fmt.Errorf("this is a llama2.c version %d checkpoint (magic \"ak42\"); the engine reads the legacy version-0 layout: export it with llama2.c's export.py --version 0", h[1])
-	}
-	c := Config{
-		Dim: int(h[0]), HiddenDim: int(h[1]), NLayers: int(h[2]), NHeads: int(h[3]),
-		NKVHeads: int(h[4]), VocabSize: int(h[5]), SeqLen: int(h[6]),
-		SharedClassifier: h[5] > 0,
-	}
-	if c.VocabSize < 0 {
-		c.VocabSize = -c.VocabSize
-	}
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("bad header: %w", err)
-	}
-	want := headerSize + 4*c.weightLayout().total()
-	if size != want {
-		return nil, fmt.Errorf("file is %d bytes but header %v needs exactly %d (truncated or not a llama2.c version-0 checkpoint)", size, c, want)
-	}
-	what := fmt.Sprintf("a model of %d parameters (%v)", c.NumParams(), c)
-	if err := checkMemory(what, 4*c.NumParams()); err != nil {
+	c, err := readHeader(r, size)
+	if err != nil {
 		return nil, err
 	}
 	w := &Weights{}
@@ -103,6 +97,70 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 		if at := firstNonFinite(dst); at >= 0 {
 			return nil, fmt.Errorf("weight %s[%d] is %v: a model's weights must be finite numbers (the file is corrupt, or training diverged)", t.name, at, dst[at])
 		}
+	}
+	if c.SharedClassifier {
+		w.Classifier = w.TokenEmbedding
+	}
+	return &Model{Config: c, Weights: w}, nil
+}
+
+// readHeader reads a checkpoint's header and checks it: its layout
+// version, the shape, that the file's size is exactly what the shape needs,
+// and that the weights fit in the memory available.
+func readHeader(r io.Reader, size int64) (Config, error) {
+	if size < headerSize {
+		return Config{}, fmt.Errorf("file is %d bytes, shorter than the %d-byte header", size, headerSize)
+	}
+	var h [7]int32
+	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
+		return Config{}, fmt.Errorf("reading header: %w", err)
+	}
+	if uint32(h[0]) == newFormatMagic {
+		return Config{}, fmt.Errorf("this is a llama2.c version %d checkpoint (magic \"ak42\"); the engine reads the legacy version-0 layout: export it with llama2.c's export.py --version 0", h[1])
+	}
+	c := Config{
+		Dim: int(h[0]), HiddenDim: int(h[1]), NLayers: int(h[2]), NHeads: int(h[3]),
+		NKVHeads: int(h[4]), VocabSize: int(h[5]), SeqLen: int(h[6]),
+		SharedClassifier: h[5] > 0,
+	}
+	if c.VocabSize < 0 {
+		c.VocabSize = -c.VocabSize
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, fmt.Errorf("bad header: %w", err)
+	}
+	want := headerSize + 4*c.weightLayout().total()
+	if size != want {
+		return Config{}, fmt.Errorf("file is %d bytes but header %v needs exactly %d (truncated or not a llama2.c version-0 checkpoint)", size, c, want)
+	}
+	what := fmt.Sprintf("a model of %d parameters (%v)", c.NumParams(), c)
+	if err := checkMemory(what, 4*c.NumParams()); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// modelFromBytes makes a model whose weights are the checkpoint data
+// itself, without copying: data must stay valid (it is a mapped file) and
+// its float32 values must be in the machine's byte order, which
+// mapFile checks. The header, the size, the memory and the weights are
+// checked as ReadModel checks them.
+func modelFromBytes(data []byte) (*Model, error) {
+	c, err := readHeader(bytes.NewReader(data[:headerSize]), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	w := &Weights{}
+	off := int64(headerSize)
+	for _, t := range c.weightLayout() {
+		if t.dst != nil && t.n > 0 {
+			dst := unsafe.Slice((*float32)(unsafe.Pointer(&data[off])), t.n)
+			*t.dst(w) = dst
+			if at := firstNonFinite(dst); at >= 0 {
+				return nil, fmt.Errorf("weight %s[%d] is %v: a model's weights must be finite numbers (the file is corrupt, or training diverged)", t.name, at, dst[at])
+			}
+		}
+		off += 4 * t.n
 	}
 	if c.SharedClassifier {
 		w.Classifier = w.TokenEmbedding

@@ -135,6 +135,7 @@ func TestEveryFlagMeansSomethingOrIsRefused(t *testing.T) {
 		{[]string{"-temperature", "0", "-topp", "0.5"}, "-topp = 0.5: with -temperature 0 (greedy) it would change nothing"},
 		{[]string{"-temperature", "0", "-seed", "7"}, "-seed = 7: with -temperature 0 (greedy) it would change nothing"},
 		{[]string{"-beam", "3", "-temperature", "0.5"}, "-temperature = 0.5: beam search does not sample"},
+		{[]string{"-beam", "100000"}, "-beam = 100000: beam width must be at most 100"},
 		{[]string{"-beam", "3", "-repeat-penalty", "1.2"}, "-repeat-penalty = 1.2: beam search does not sample"},
 		{[]string{"-beam", "3", "-json", "-logprobs", "2"}, "-logprobs = 2: beam search does not sample"},
 		{[]string{"-draft", "default", "-topk", "40"}, "-topk = 40: speculative decoding samples the target's whole tempered distribution"},

@@ -64,6 +64,8 @@ func searchDecoder(cfg *config, note func(string)) (decoder, error) {
 		return nil, fmt.Errorf("-beam, -draft/-speculate and -no-cache are different decoders: use one at a time")
 	case cfg.beam < 0:
 		return nil, fmt.Errorf("-beam = %d: beam width must be at least 1 (0 is off)", cfg.beam)
+	case cfg.beam > engine.MaxBeamWidth:
+		return nil, fmt.Errorf("-beam = %d: beam width must be at most %d (0 is off)", cfg.beam, engine.MaxBeamWidth)
 	case cfg.beam > 0:
 		if f := given("temperature", "topk", "topp", "minp", "seed", "repeat-penalty", "presence", "frequency", "penalty-window", "logprobs"); len(f) > 0 {
 			return nil, fmt.Errorf("-%s = %s: beam search does not sample; it keeps the %d likeliest continuations by the model's own log-probabilities, so -%s would change nothing (remove it)", f[0], flagValue(f[0], cfg), cfg.beam, f[0])

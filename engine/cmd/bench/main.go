@@ -26,6 +26,10 @@
 // from /proc on Linux and left out elsewhere. -json prints one JSON
 // object instead of the table.
 //
+// versus-llama2c.sh, beside this file, runs bench and llama2.c's run.c
+// (compiled from a checkout the user names) side by side, interleaved, and
+// prints their decode rates and ratios.
+//
 // A flag that would change nothing in the run asked for (a shape flag
 // without -make-model, -speculate without a draft) is refused rather than
 // ignored. The exit status is 2 for a mistake on the command line, 1 when a

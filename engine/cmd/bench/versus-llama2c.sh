@@ -1,0 +1,80 @@
+#!/bin/sh
+# versus-llama2c.sh: decode speed of this engine and of llama2.c's run.c,
+# side by side on this machine, greedy, runs interleaved.
+#
+# Usage (from the repository's root; run by hand, never in CI):
+#
+#	engine/cmd/bench/versus-llama2c.sh LLAMA2C_DIR MODELS_DIR [ROUNDS]
+#
+# LLAMA2C_DIR is a checkout of github.com/karpathy/llama2.c: its run.c is
+# compiled from there into a temporary directory (this repository holds no
+# copy of it), with -Ofast -march=native, and again with -fopenmp for the
+# two-thread rows when the compiler has OpenMP. MODELS_DIR holds
+# stories260K.bin and tok512.bin. A model of the stories15M shape with
+# random weights, and a tokenizer for it, are written to the temporary
+# directory by bench -make-model, so nothing is downloaded.
+#
+# Each row runs both programs ROUNDS times (default 5), alternating, and
+# prints the median tok/s of each and their ratio. run.c reports its own
+# rate (it leaves the first token out of its clock); the engine's figure is
+# bench's decode rate (the median of 3 runs after a warm-up, every token
+# timed). Other work on the machine moves both: compare only numbers from
+# one run of this script.
+set -eu
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+	echo "usage: $0 LLAMA2C_DIR MODELS_DIR [ROUNDS]" >&2
+	exit 2
+fi
+l2c=$1 models=$2 rounds=${3:-5}
+for f in "$l2c/run.c" "$models/stories260K.bin" "$models/tok512.bin"; do
+	[ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
+done
+case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS = $rounds: want a whole number, at least 1" >&2; exit 2 ;; esac
+[ -f go.mod ] && grep -q 'module github.com/tokenbytoken/course' go.mod || { echo "$0: run it from the repository's root" >&2; exit 2; }
+cc=${CC:-cc}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+$cc -Ofast -march=native -o "$tmp/run" "$l2c/run.c" -lm
+omp=
+if $cc -Ofast -march=native -fopenmp -o "$tmp/runomp" "$l2c/run.c" -lm 2>/dev/null; then omp=1; fi
+go build -o "$tmp/bench" ./engine/cmd/bench
+"$tmp/bench" -make-model "$tmp/random15M.bin" -make-tokenizer "$tmp/tok32000.bin" \
+	-dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256 >/dev/null
+
+# median reads numbers, one a line, and prints their median.
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# c_rate MODEL TOKENIZER STEPS THREADS prints run.c's tok/s.
+c_rate() {
+	prog=$tmp/run
+	[ "$4" -gt 1 ] && prog=$tmp/runomp
+	OMP_NUM_THREADS=$4 "$prog" "$1" -z "$2" -t 0 -n "$3" -i "" 2>&1 >/dev/null | awk '/achieved tok\/s/ { print $NF }'
+}
+
+# go_rate MODEL STEPS THREADS prints the engine's decode tok/s.
+go_rate() {
+	"$tmp/bench" -model "$1" -steps "$2" -threads "$3" -prompt 8 -runs 3 -no-cache 0 -json |
+		awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }'
+}
+
+printf '%-32s %7s %12s %12s %7s\n' model threads "C tok/s" "engine tok/s" ratio
+row() { # NAME MODEL TOKENIZER STEPS THREADS
+	: >"$tmp/c" && : >"$tmp/go"
+	i=0
+	while [ $i -lt "$rounds" ]; do
+		c_rate "$2" "$3" "$4" "$5" >>"$tmp/c"
+		go_rate "$2" "$4" "$5" >>"$tmp/go"
+		i=$((i + 1))
+	done
+	c=$(median <"$tmp/c") g=$(median <"$tmp/go")
+	printf '%-32s %7d %12.1f %12.1f %7.2f\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')"
+}
+
+row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
+[ -n "$omp" ] && row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 2
+row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 1
+row "stories260K, 512 steps" "$models/stories260K.bin" "$models/tok512.bin" 512 1
+[ -n "$omp" ] && row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 2
+[ -n "$omp" ] || echo "(no two-thread rows: $cc has no OpenMP)"

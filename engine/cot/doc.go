@@ -12,9 +12,9 @@
 // Examples generates (go run ./engine/cmd/cot; the runs are in Presets).
 // The package also holds what measures them: problems of a chosen size
 // (Problems), reading the answer of a completion (ParseAnswer), accuracy
-// and cost in generated tokens (Evaluate), and self-consistency, the
-// majority answer of N sampled completions (VoteScores, built on
-// engine.SampleN and engine.Majority).
+// and cost in generated tokens (Evaluate, BySize), and self-consistency,
+// the majority answer of N sampled completions (SampleAll and VoteScore,
+// built on engine.SampleN and engine.Majority).
 //
 // The files: task.go (problems and formats), tokenizer.go (one token per
 // character), data.go (training examples), presets.go (the training runs),

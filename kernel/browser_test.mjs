@@ -359,7 +359,13 @@ async function openAndSave(chromium, chromiumPath) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-save-"));
   const copies = path.join(tmp, "notebooks");
   fs.mkdirSync(copies);
-  for (const n of names) fs.copyFileSync(path.join(ROOT, "notebooks", n), path.join(copies, n));
+  // What each notebook was when copied: the saved file is compared with it
+  // (notebooks/ may change meanwhile, when someone edits a notebook).
+  const original = new Map();
+  for (const n of names) {
+    original.set(n, fs.readFileSync(path.join(ROOT, "notebooks", n), "utf8"));
+    fs.writeFileSync(path.join(copies, n), original.get(n));
+  }
   // The page may use JupyterLab's application object (window.jupyterapp)
   // to know when the kernel has answered and to run the Save command.
   const lab = await startLab(tmp, { root: copies, name: "open-and-save", extra: ["--LabApp.expose_app_in_browser=True"] });
@@ -405,7 +411,7 @@ async function openAndSave(chromium, chromiumPath) {
         problems.push(`${n}: the Save command did not write the file`);
         continue;
       }
-      const committed = fs.readFileSync(path.join(ROOT, "notebooks", n), "utf8");
+      const committed = original.get(n);
       const saved = fs.readFileSync(copy, "utf8");
       if (seen.kernel !== "gonb") problems.push(`${n}: opened with kernel ${seen.kernel}, want gonb`);
       if (seen.dirty) problems.push(`${n}: marked modified as soon as it was opened (the kernel said language_info = ${JSON.stringify(seen.languageInfo)})`);

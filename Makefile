@@ -6,13 +6,14 @@
 
 .DEFAULT_GOAL := help
 
-.PHONY: help lab install test vet unit notebooks browser fuzz clear-outputs clean
+.PHONY: help lab install test vet unit notebooks browser fuzz site clear-outputs clean
 
 help:
 	@echo "make lab            check the requirements, install what is missing, start JupyterLab on notebooks/"
 	@echo "make test           check the requirements, install what is missing, run every check (a line per step; logs in kernel/.artifacts/logs/)"
 	@echo "make install        only install: GoNB, goimports, gopls, JupyterLab venv, ECharts (all under kernel/)"
 	@echo "make vet | unit | notebooks | browser | fuzz    one check at a time, with its whole output"
+	@echo "make site           run every notebook and write the course as a static site to kernel/.artifacts/site/"
 	@echo "make clear-outputs  remove outputs from notebooks/*.ipynb before committing"
 	@echo "make clean          remove everything make install put in kernel/"
 
@@ -50,6 +51,11 @@ browser:
 fuzz:
 	@kernel/require.sh fuzz
 	kernel/fuzz.sh
+
+site:
+	@kernel/require.sh site
+	@kernel/install.sh
+	kernel/.venv/bin/python kernel/site.py
 
 clear-outputs:
 	@kernel/require.sh clear-outputs

@@ -13,6 +13,13 @@
 //     must not be marked modified, and is saved; the saved file must be
 //     byte for byte the committed one. This is what keeps a learner's git
 //     status clean: the committed metadata is what JupyterLab writes.
+//  3. Site: builds the static site (kernel/site.py, from the notebooks'
+//     executed copies when `make notebooks` has left them, else running
+//     them) into a scratch folder and opens it from disk with every network
+//     request blocked: the index must list every lesson and exercise, a
+//     lesson's chart must draw with the bundled ECharts, and the links from
+//     the index to a lesson, from the lesson to its exercise and back must
+//     lead to the site's own pages.
 //
 // Screenshots and the servers' logs go to kernel/.artifacts/browser/.
 //
@@ -197,6 +204,7 @@ async function main() {
   const parts = [
     ["run", () => runNotebook(chromium, chromiumPath, notebookPath)],
     ["open and save", () => openAndSave(chromium, chromiumPath)],
+    ["site", () => checkSite(chromium, chromiumPath)],
   ];
   const failed = [];
   for (const [part, fn] of parts) {
@@ -439,3 +447,78 @@ main().catch((err) => {
   console.log("browser: 0 passed, 1 failed");
   process.exit(1);
 });
+
+// checkSite builds the static site and reads it in the browser, offline.
+async function checkSite(chromium, chromiumPath) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-site-"));
+  const out = path.join(tmp, "site");
+  const python = path.join(KERNEL, ".venv", "bin", "python");
+  const build = (args) => {
+    try {
+      execFileSync(python, [path.join(KERNEL, "site.py"), ...args, out], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      return "";
+    } catch (err) {
+      return `${err.stdout || ""}${err.stderr || ""}`;
+    }
+  };
+  let msg = build(["--no-run"]);
+  if (msg.includes("no executed copy")) {
+    log("site: no executed notebooks yet; running them first");
+    msg = build([]);
+  }
+  if (msg) fail(`kernel/site.py failed:\n${msg}`);
+  const notebooks = fs.readdirSync(path.join(ROOT, "notebooks")).filter((n) => n.endsWith(".ipynb"));
+  const exercises = fs.readdirSync(path.join(ROOT, "exercises")).filter((n) => /^[0-9]{2}-/.test(n));
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const blocked = [];
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith("file:") || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      blocked.push(url);
+      return route.abort("internetdisconnected");
+    });
+    const page = await context.newPage();
+    await page.goto("file://" + path.join(out, "index.html"));
+    const lessonLinks = await page.locator("ol.lessons li > a:first-child").count();
+    const exerciseLinks = await page.locator('ol.lessons a[href^="exercises/"]').count();
+    if (lessonLinks !== notebooks.length) fail(`the site's index lists ${lessonLinks} lessons; want ${notebooks.length}, one per notebook`);
+    if (exerciseLinks !== exercises.length) fail(`the site's index links ${exerciseLinks} exercises; want ${exercises.length}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, "site-index.png"), fullPage: true });
+
+    // Index → lesson 02 (it has a chart) → its exercise → back to the lesson.
+    await page.locator("ol.lessons li").nth(1).locator("a").first().click();
+    await page.waitForLoadState("load");
+    if (!/02-[^/]*\.html$/.test(page.url())) fail(`the index's second lesson link led to ${page.url()}`);
+    const chart = page.locator(".tokenbytoken-chart canvas, .tokenbytoken-chart-error").first();
+    await chart.waitFor({ timeout: 30_000 });
+    const errors = await page.locator(".tokenbytoken-chart-error").allInnerTexts();
+    if (errors.length) fail(`a chart on the site shows an error: ${errors.join("\n")}`);
+    await page.waitForTimeout(1500);
+    const coloured = await page.evaluate(() => {
+      const canvas = document.querySelector(".tokenbytoken-chart canvas");
+      const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && Math.max(data[i], data[i + 1], data[i + 2]) - Math.min(data[i], data[i + 1], data[i + 2]) > 60) n++;
+      return n;
+    });
+    if (coloured < 500) fail(`the site's first chart in lesson 02 has almost nothing drawn in colour (${coloured} pixels)`);
+    await page.locator(".tokenbytoken-chart").first().screenshot({ path: path.join(ARTIFACTS, "site-chart.png") });
+    const exerciseLink = page.locator('a[href^="exercises/02-"]').first();
+    if (!(await exerciseLink.count())) fail("lesson 02 on the site has no link to its exercise");
+    await exerciseLink.click();
+    await page.waitForLoadState("load");
+    if (!/exercises\/02-[^/]*\.html$/.test(page.url())) fail(`lesson 02's exercise link led to ${page.url()}`);
+    if (!(await page.getByText("Task 1").count())) fail("the exercise page on the site shows no tasks");
+    await page.locator('main a[href^="../02-"]').first().click();
+    await page.waitForLoadState("load");
+    if (!/\/02-[^/]*\.html$/.test(page.url())) fail(`the exercise's link back to its lesson led to ${page.url()}`);
+    if (blocked.length) fail(`the site asked the network for ${[...new Set(blocked)].join(", ")}; it must work offline`);
+    log(`site: index with ${lessonLinks} lessons and ${exerciseLinks} exercises; lesson 02's chart drew (${coloured} coloured pixels); links lesson ↔ exercise work; screenshots site-index.png, site-chart.png`);
+  } finally {
+    if (browser) await browser.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -26,9 +26,10 @@ MIN_NODE=20
 case "$cmd" in
 lab | install | notebooks | clear-outputs) needs=(go python) ;;
 browser | test) needs=(go python node chromium) ;;
+site) needs=(go python node) ;;
 vet | unit | fuzz) needs=(go) ;;
 *)
-	echo "usage: kernel/require.sh lab|install|test|notebooks|browser|clear-outputs|vet|unit|fuzz" >&2
+	echo "usage: kernel/require.sh lab|install|test|notebooks|browser|site|clear-outputs|vet|unit|fuzz" >&2
 	exit 2
 	;;
 esac

@@ -13,7 +13,8 @@ copies already there. Then it writes OUT (default kernel/.artifacts/site/):
     exercises/NN-name.html     each exercise's README
     assets/echarts-5.4.3.min.js, assets/site.css
 
-Every page loads ECharts from assets/, so charts draw offline; links between
+Every page loads ECharts from assets/, so charts draw offline (and nothing
+from the internet: formulas show as their TeX source); links between
 lessons, to exercises and back are rewritten to the site's own pages; links to
 source files go to the repository when REPO_URL is set (a GitHub Actions run
 sets it), and are left as plain text otherwise.
@@ -140,6 +141,9 @@ def lesson_html(exporter, executed: Path, depth_nav: str, repo_url: str) -> str:
     nb = nbformat.read(executed, as_version=4)
     body, _ = exporter.from_notebook_node(nb)
     body = rewrite_links(body, 0, repo_url)
+    # The page template loads RequireJS and MathJax from the internet: the
+    # site works offline, and the charts need neither.
+    body = re.sub(r'<script[^>]*\ssrc="https?://[^"]*"[^>]*>\s*</script>', "", body)
     # ECharts before anything else in <head>, so every chart finds it on the
     # page; the course's navigation right after <body>.
     body = body.replace("<head>", "<head>\n" + head_tags(0), 1)

@@ -9,12 +9,21 @@ import (
 )
 
 // Examples returns count training texts in format f: problems of 1 to
-// MaxDigits digits, each size equally likely, the same for the same seed.
+// MaxDigits digits, the same for the same seed. A size of d digits is drawn
+// with probability proportional to d (1/15, 2/15, … 5/15 for five sizes):
+// a long problem has more steps to learn from, and its late steps, where
+// the digit to copy from the prompt depends on both the step's number and
+// the problem's length, are the ones a small model learns last. With every
+// size equally likely, the steps model of the same run got 71% of
+// three-digit sums right and 10% of four-digit ones.
 func Examples(f Format, count int, seed uint64) []string {
 	r := rand.New(rand.NewPCG(seed, 0x636f74))
 	out := make([]string, count)
 	for i := range out {
-		digits := 1 + r.IntN(MaxDigits)
+		digits := 1
+		for x := r.IntN(MaxDigits * (MaxDigits + 1) / 2); x >= digits; digits++ {
+			x -= digits
+		}
 		p := Problems(digits, 1, r.Uint64())[0]
 		out[i] = p.Text(f)
 	}

@@ -88,9 +88,11 @@ func TestExamples(t *testing.T) {
 			t.Errorf("example %q: answer %d, %v; want one step per digit and an answer", text, got, ok)
 		}
 	}
+	// Size d has probability d/15: 40, 80, 120, 160 and 200 of 600 expected.
 	for d := 1; d <= MaxDigits; d++ {
-		if sizes[d] < 600/MaxDigits/2 {
-			t.Errorf("Examples: %d of 600 have %d digits; want each size about equally often (%v)", sizes[d], d, sizes)
+		want := 600 * d / 15
+		if sizes[d] < want*2/3 || sizes[d] > want*4/3 {
+			t.Errorf("Examples: %d of 600 have %d digits; want about %d, d/15 of them (%v)", sizes[d], d, want, sizes)
 		}
 	}
 	if a, b := Examples(Direct, 3, 5), Examples(Direct, 3, 5); strings.Join(a, ",") != strings.Join(b, ",") {

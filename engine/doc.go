@@ -23,6 +23,8 @@
 //     conditions and streaming of whole characters.
 //   - lm.go, nocache.go, beam.go, speculative.go: other ways to decode —
 //     without a cache, beam search, speculative decoding with a draft model.
+//   - vote.go: spending more compute at test time — N samples and a
+//     majority vote over their answers (self-consistency), or the best of N.
 //   - cost.go: floating-point operations, bytes and time per part of a step.
 //   - memory.go: memory sized by the work asked, and refused with the numbers
 //     when it cannot fit.

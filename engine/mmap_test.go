@@ -65,7 +65,7 @@ func TestLoadModelMappedMatchesRead(t *testing.T) {
 	copy(nan[headerSize+40:], []byte{0, 0, 0xc0, 0x7f}) // token_embedding[10]: NaN
 	bad := map[string][]byte{
 		"empty": nil, "short header": good[:20], "truncated": good[:len(good)-4],
-		"trailing": append(append([]byte(nil), good...), 0, 0, 0, 0),
+		"trailing":  append(append([]byte(nil), good...), 0, 0, 0, 0),
 		"odd head":  header(6, 12, 2, 2, 1, 262, 16),
 		"version 1": header(0x616b3432, 1, 64, 12, 2, 2, 1, 262, 16),
 		"nan":       nan,

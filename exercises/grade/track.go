@@ -43,7 +43,6 @@ type Test struct {
 	Task     int
 	Points   int
 	Hidden   bool
-	file     string // the file declaring it, for error messages
 }
 
 // findRoot walks up from dir to the checkout of the course module.
@@ -211,7 +210,7 @@ func parseTests(path, exercise string, hidden bool) ([]Test, string, error) {
 		if !ok || fn.Recv != nil || !isTestFunc(fn) {
 			continue
 		}
-		t := Test{Exercise: exercise, Name: fn.Name.Name, Hidden: hidden, file: path}
+		t := Test{Exercise: exercise, Name: fn.Name.Name, Hidden: hidden}
 		if fn.Doc != nil {
 			for _, c := range fn.Doc.List {
 				if m := directive.FindStringSubmatch(strings.TrimSpace(c.Text)); m != nil {

@@ -85,7 +85,7 @@ type config struct {
 	speculate int    // -speculate: tokens the draft proposes per target pass
 	noCache   bool   // -no-cache: recompute every step without the KV cache
 
-	set map[string]bool // the flags given on the command line, by name
+	set map[string]string // the flags given on the command line: name → value as given
 }
 
 // stopList collects the repeatable -stop flag.
@@ -142,7 +142,7 @@ func run(args []string, stdout, stderr io.Writer) (status int) {
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
-	cfg := &config{set: map[string]bool{}}
+	cfg := &config{set: map[string]string{}}
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -187,7 +187,7 @@ Flags:
 	if fs.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (the prompt goes in -prompt)", fs.Arg(0))
 	}
-	fs.Visit(func(f *flag.Flag) { cfg.set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) { cfg.set[f.Name] = f.Value.String() })
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func (cfg *config) check() error {
 	}
 	// The default repetition penalty is for sampling: greedy decoding, -temperature 0, takes
 	// the model's likeliest token unless a penalty is asked for.
-	if cfg.temperature == 0 && !cfg.set["repeat-penalty"] {
+	if cfg.temperature == 0 && !cfg.isSet("repeat-penalty") {
 		cfg.repeatPenalty = 1
 	}
 	if cfg.timeout < 0 {
@@ -222,7 +222,7 @@ func (cfg *config) check() error {
 	if err := cfg.options().Validate(0); err != nil {
 		return flagError(err)
 	}
-	if cfg.set["penalty-window"] && cfg.penaltyWindow > 0 && cfg.repeatPenalty == 1 && cfg.presence == 0 && cfg.frequency == 0 {
+	if cfg.isSet("penalty-window") && cfg.penaltyWindow > 0 && cfg.repeatPenalty == 1 && cfg.presence == 0 && cfg.frequency == 0 {
 		return usagef("-penalty-window = %d: no penalty is on (-repeat-penalty 1, -presence 0, -frequency 0), so it would change nothing", cfg.penaltyWindow)
 	}
 	if cfg.temperature == 0 && cfg.beam == 0 {
@@ -232,39 +232,18 @@ func (cfg *config) check() error {
 			name string
 			on   bool
 		}{{"topk", cfg.topK != 0}, {"topp", cfg.topP != 1}, {"minp", cfg.minP != 0}, {"seed", true}} {
-			if cfg.set[f.name] && f.on {
-				return usagef("-%s = %s: with -temperature 0 (greedy) it would change nothing: greedy decoding always takes the likeliest token and draws nothing at random", f.name, flagValue(f.name, cfg))
+			if cfg.isSet(f.name) && f.on {
+				return usagef("-%s = %s: with -temperature 0 (greedy) it would change nothing: greedy decoding always takes the likeliest token and draws nothing at random", f.name, cfg.set[f.name])
 			}
 		}
 	}
 	return nil
 }
 
-// flagValue prints a flag's value as given.
-func flagValue(name string, cfg *config) string {
-	switch name {
-	case "temperature":
-		return fmt.Sprint(cfg.temperature)
-	case "topk":
-		return fmt.Sprint(cfg.topK)
-	case "topp":
-		return fmt.Sprint(cfg.topP)
-	case "minp":
-		return fmt.Sprint(cfg.minP)
-	case "seed":
-		return fmt.Sprint(cfg.seed)
-	case "repeat-penalty":
-		return fmt.Sprint(cfg.repeatPenalty)
-	case "presence":
-		return fmt.Sprint(cfg.presence)
-	case "frequency":
-		return fmt.Sprint(cfg.frequency)
-	case "penalty-window":
-		return fmt.Sprint(cfg.penaltyWindow)
-	case "logprobs":
-		return fmt.Sprint(cfg.logprobs)
-	}
-	return "?"
+// isSet reports whether the flag name was given on the command line.
+func (cfg *config) isSet(name string) bool {
+	_, ok := cfg.set[name]
+	return ok
 }
 
 // options turns the flags into engine options.

@@ -53,7 +53,7 @@ func searchDecoder(cfg *config, note func(string)) (decoder, error) {
 	given := func(names ...string) []string {
 		var out []string
 		for _, n := range names {
-			if cfg.set[n] && !neutral(n, cfg) {
+			if cfg.isSet(n) && !neutral(n, cfg) {
 				out = append(out, n)
 			}
 		}
@@ -68,7 +68,7 @@ func searchDecoder(cfg *config, note func(string)) (decoder, error) {
 		return nil, fmt.Errorf("-beam = %d: beam width must be at most %d (0 is off)", cfg.beam, engine.MaxBeamWidth)
 	case cfg.beam > 0:
 		if f := given("temperature", "topk", "topp", "minp", "seed", "repeat-penalty", "presence", "frequency", "penalty-window", "logprobs"); len(f) > 0 {
-			return nil, fmt.Errorf("-%s = %s: beam search does not sample; it keeps the %d likeliest continuations by the model's own log-probabilities, so -%s would change nothing (remove it)", f[0], flagValue(f[0], cfg), cfg.beam, f[0])
+			return nil, fmt.Errorf("-%s = %s: beam search does not sample; it keeps the %d likeliest continuations by the model's own log-probabilities, so -%s would change nothing (remove it)", f[0], cfg.set[f[0]], cfg.beam, f[0])
 		}
 		return beamDecoder(cfg.beam, note), nil
 	case cfg.speculate < 0:
@@ -77,9 +77,9 @@ func searchDecoder(cfg *config, note func(string)) (decoder, error) {
 		return nil, fmt.Errorf("-speculate = %d needs -draft: the path of the draft model (only the built-in model has a draft of its own)", cfg.speculate)
 	case cfg.draft != "":
 		if f := given("topk", "topp", "minp", "repeat-penalty", "presence", "frequency", "penalty-window"); len(f) > 0 {
-			return nil, fmt.Errorf("-%s = %s: speculative decoding samples the target's whole tempered distribution; turn -%s off (or leave it out)", f[0], flagValue(f[0], cfg), f[0])
+			return nil, fmt.Errorf("-%s = %s: speculative decoding samples the target's whole tempered distribution; turn -%s off (or leave it out)", f[0], cfg.set[f[0]], f[0])
 		}
-		if cfg.set["logprobs"] && cfg.logprobs > 0 {
+		if cfg.isSet("logprobs") && cfg.logprobs > 0 {
 			return nil, fmt.Errorf("-logprobs = %d: speculative decoding does not list alternatives (run without -draft for them)", cfg.logprobs)
 		}
 		// The defaults of the filters and penalties are for sampling one

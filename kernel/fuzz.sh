@@ -16,7 +16,18 @@ for dir in "${dirs[@]}"; do
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 		found=$((found + 1))
 		echo "--- fuzz $pkg $target ($fuzztime)"
-		go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime"
+		if ! go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime"; then
+			# The failing input, printed: on a CI machine the file that
+			# go test saved is gone with the machine.
+			for f in "$dir/testdata/fuzz/$target"/*; do
+				if [[ -f "$f" ]] && ! git ls-files --error-unmatch "$f" >/dev/null 2>&1; then
+					echo "--- failing input $f:"
+					head -c 20000 "$f"
+					echo
+				fi
+			done
+			exit 1
+		fi
 	done
 done
 if ((found == 0)); then

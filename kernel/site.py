@@ -161,7 +161,10 @@ def main(argv) -> int:
     if run:
         # Each notebook runs as `make notebooks` runs it; the executed copies
         # are what the site shows.
-        if subprocess.call([sys.executable, str(ROOT / "kernel" / "run_notebooks.py")], cwd=ROOT) != 0:
+        # A page has no kernel to turn knobs with: the cells that have
+        # knobs draw their first view at once (engine/notebook.NoKnobsEnv).
+        env = dict(os.environ, TOKENBYTOKEN_NO_KNOBS="1")
+        if subprocess.call([sys.executable, str(ROOT / "kernel" / "run_notebooks.py")], cwd=ROOT, env=env) != 0:
             print("site: a notebook failed; the site was not written", file=sys.stderr)
             return 1
 

@@ -148,7 +148,14 @@ else
 	echo "skipped: no tests"
 fi
 if ((${#failed[@]})); then
-	echo "make test: FAILED: ${failed[*]} (details above; whole logs in kernel/.artifacts/logs/) after $(took $((SECONDS - begin)))"
+	# Each failed step's details once more, last, where a CI log that keeps
+	# only its tail still shows them.
+	for name in "${failed[@]}"; do
+		[[ "$name" == "go test" ]] && continue
+		echo "$name failed:"
+		details "$LOGS/${name// /-}.log"
+	done
+	echo "make test: FAILED: ${failed[*]} (whole logs in kernel/.artifacts/logs/) after $(took $((SECONDS - begin)))"
 	exit 1
 fi
 echo "make test: all steps passed in $(took $((SECONDS - begin)))"

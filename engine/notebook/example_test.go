@@ -2,6 +2,7 @@ package notebook_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tokenbytoken/course/engine/notebook"
@@ -28,4 +29,30 @@ func Example() {
 	// Output:
 	// [␣the ␣a ␣Lily ⏎]
 	// loads ECharts 5.4.3 from the Jupyter server first: true
+}
+
+// A cell with a knob: the view is redrawn for every temperature the
+// learner picks with the slider. Outside a notebook (here) Interact draws
+// nothing and returns the starting values; in a headless run it draws the
+// first view only.
+func ExampleInteract() {
+	logits := []float64{3, 2, 1, 0.5}
+	view := func(v []float64) string {
+		t := v[0]
+		probs := make([]float64, len(logits))
+		sum := 0.0
+		for i, l := range logits {
+			probs[i] = math.Exp(l / t)
+			sum += probs[i]
+		}
+		for i := range probs {
+			probs[i] /= sum
+		}
+		title := fmt.Sprintf("temperature %.1f", t)
+		return notebook.HTML(notebook.ProbabilityBars(title, []string{"A", "B", "C", "D"}, probs))
+	}
+	values, err := notebook.Interact(view, notebook.Knob{Label: "temperature", Min: 0.1, Max: 2, Step: 0.1, Value: 0.8})
+	fmt.Println(values, err)
+	// Output:
+	// [0.8] <nil>
 }

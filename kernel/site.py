@@ -11,10 +11,11 @@ copies already there. Then it writes OUT (default kernel/.artifacts/site/):
     index.html                 the course: lessons and exercises, in order
     NN-name.html               each lesson with its outputs and charts
     exercises/NN-name.html     each exercise's README
-    assets/echarts-5.4.3.min.js, assets/site.css
+    assets/echarts-5.4.3.min.js, assets/mathjax-tex-svg.js, assets/site.css
 
-Every page loads ECharts from assets/, so charts draw offline (and nothing
-from the internet: formulas show as their TeX source); links between
+Every page loads ECharts from assets/, so charts draw offline, and lessons
+load MathJax from there to typeset their formulas; nothing comes from the
+internet. Links between
 lessons, to exercises and back are rewritten to the site's own pages; links to
 source files go to the repository when REPO_URL is set (a GitHub Actions run
 sets it), and are left as plain text otherwise.
@@ -42,6 +43,13 @@ EXECUTED = ROOT / "kernel" / ".artifacts" / "notebooks"
 DEFAULT_OUT = ROOT / "kernel" / ".artifacts" / "site"
 ECHARTS_VERSION = "5.4.3"
 ECHARTS = ROOT / "kernel" / ".static" / "tokenbytoken" / f"echarts-{ECHARTS_VERSION}.min.js"
+# MathJax (kernel/package.json) typesets the lessons' formulas; its SVG build
+# is one file, with no fonts to fetch, so formulas render offline.
+MATHJAX = ROOT / "kernel" / "node_modules" / "mathjax" / "es5" / "tex-svg.js"
+# Read before MathJax loads: $...$ and $$...$$ as in JupyterLab's Markdown.
+MATHJAX_CONFIG = """window.MathJax = { tex: { inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
+  displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]], processEscapes: true },
+  svg: { fontCache: "global" } };"""
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 0; color: #1d1d1f; }
@@ -131,6 +139,12 @@ def head_tags(depth: int) -> str:
             f'<script src="{up}assets/echarts-{ECHARTS_VERSION}.min.js"></script>\n')
 
 
+def mathjax_tags() -> str:
+    """The lesson pages' MathJax: its configuration, then the library."""
+    return (f"<script>{MATHJAX_CONFIG}</script>\n"
+            '<script defer src="assets/mathjax-tex-svg.js"></script>\n')
+
+
 def standalone(title: str, body: str, depth: int) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -146,7 +160,7 @@ def lesson_html(exporter, executed: Path, depth_nav: str, repo_url: str) -> str:
     body = re.sub(r'<script[^>]*\ssrc="https?://[^"]*"[^>]*>\s*</script>', "", body)
     # ECharts before anything else in <head>, so every chart finds it on the
     # page; the course's navigation right after <body>.
-    body = body.replace("<head>", "<head>\n" + head_tags(0), 1)
+    body = body.replace("<head>", "<head>\n" + head_tags(0) + mathjax_tags(), 1)
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + depth_nav, body, count=1)
 
 
@@ -157,6 +171,9 @@ def main(argv) -> int:
     repo_url = os.environ.get("REPO_URL", "")
     if not ECHARTS.is_file():
         print(f"site: {ECHARTS.relative_to(ROOT)} is missing: run make install (it needs npm)", file=sys.stderr)
+        return 1
+    if not MATHJAX.is_file():
+        print(f"site: {MATHJAX.relative_to(ROOT)} is missing: run make install (it needs npm)", file=sys.stderr)
         return 1
     if run:
         # Each notebook runs as `make notebooks` runs it; the executed copies
@@ -180,6 +197,7 @@ def main(argv) -> int:
     (out / "assets").mkdir(parents=True)
     (out / "exercises").mkdir()
     shutil.copy(ECHARTS, out / "assets" / ECHARTS.name)
+    shutil.copy(MATHJAX, out / "assets" / "mathjax-tex-svg.js")
     (out / "assets" / "site.css").write_text(CSS, encoding="utf-8")
 
     exporter = HTMLExporter(template_name="lab")

@@ -11,13 +11,32 @@ type TokenLogProb struct {
 
 // LogProbOf returns log softmax(logits)[id], the model's own log-probability
 // of a token (before any sampling stage), without allocating.
+//
+// A token the logits do not cover (id < 0 or id ≥ len(logits)) has
+// probability 0, so its log-probability is -Inf; so has every token when
+// every logit is -Inf (every token banned, see Softmax). A logit that is
+// NaN or +Inf gives NaN.
 func LogProbOf(logits []float32, id int) float64 {
-	return float64(logits[id]) - logSumExp(logits)
+	if id < 0 || id >= len(logits) {
+		return math.Inf(-1)
+	}
+	return logProb(logits[id], logSumExp(logits))
+}
+
+// logProb is z - lse, the log-probability of a logit z given the logits'
+// logSumExp, except that when lse is -Inf (every logit -Inf) it is -Inf:
+// no token has any probability.
+func logProb(z float32, lse float64) float64 {
+	if math.IsInf(lse, -1) {
+		return lse
+	}
+	return float64(z) - lse
 }
 
 // TopLogProbs returns the n most likely tokens under the model's
 // distribution, most likely first (lower id first on ties), with their
-// log-probabilities. Text is left empty; Generate fills it in.
+// log-probabilities. Text is left empty; Generate fills it in. When every
+// logit is -Inf, the first n ids are returned, each with -Inf.
 func TopLogProbs(logits []float32, n int) []TokenLogProb {
 	n = min(n, len(logits))
 	if n <= 0 {
@@ -26,7 +45,7 @@ func TopLogProbs(logits []float32, n int) []TokenLogProb {
 	lse := logSumExp(logits)
 	top := make([]TokenLogProb, 0, n)
 	for id, z := range logits {
-		lp := float64(z) - lse
+		lp := logProb(z, lse)
 		if len(top) == n && lp <= top[n-1].LogProb {
 			continue
 		}
@@ -46,11 +65,16 @@ func TopLogProbs(logits []float32, n int) []TokenLogProb {
 	return top
 }
 
-// logSumExp is log Σ exp(z_j), computed stably around the maximum.
+// logSumExp is log Σ exp(z_j), computed stably around the maximum. No
+// logits, or only -Inf ones, give -Inf, the log of a sum of zeros; a logit
+// that is NaN or +Inf gives NaN.
 func logSumExp(logits []float32) float64 {
 	mx := math.Inf(-1)
 	for _, z := range logits {
 		mx = max(mx, float64(z))
+	}
+	if math.IsInf(mx, -1) {
+		return mx // z - mx below would be NaN
 	}
 	var sum float64
 	for _, z := range logits {

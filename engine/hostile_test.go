@@ -8,7 +8,7 @@ package engine
 // table; every case must end in an error that says what was wrong —
 // never a crash, a hang, or a plausible-looking answer.
 //
-// They run only inside TestUnderMemoryLimit's child process, whose data
+// They run as subtests of TestUnderMemoryLimit, in a child process, whose data
 // segment is capped at hostileLimit: an input that makes the engine
 // allocate without bound kills the child ("out of memory") and fails the
 // test, instead of taking the machine's memory.
@@ -35,8 +35,20 @@ func TestMain(m *testing.M) { limittest.Main(m, nil) }
 // them.
 const hostileLimit = 768 << 20
 
+// TestUnderMemoryLimit runs every hostile case, each a subtest, in a
+// child process capped at hostileLimit.
 func TestUnderMemoryLimit(t *testing.T) {
-	limittest.Tests(t, "^TestHostile", hostileLimit)
+	limittest.Run(t, hostileLimit, []limittest.Case{
+		{Name: "Memory", Test: hostileMemory},
+		{Name: "Files", Test: hostileFiles},
+		{Name: "Settings", Test: hostileSettings},
+		{Name: "Logits", Test: hostileLogits},
+		{Name: "Weights", Test: hostileWeights},
+		{Name: "API", Test: hostileAPI},
+		{Name: "CancelledPrefill", Test: hostileCancelledPrefill},
+		{Name: "Trace", Test: hostileTrace},
+		{Name: "BeamCancel", Test: hostileBeamCancel},
+	})
 }
 
 // noPanic runs f and turns a panic into a test failure naming the case.
@@ -81,10 +93,9 @@ func deepModel(t *testing.T) (*Model, *Tokenizer) {
 	return m, tok
 }
 
-// TestHostileMemory: work that cannot fit in memory is refused up front,
+// hostileMemory: work that cannot fit in memory is refused up front,
 // with the numbers; work that fits runs, in memory sized by the work.
-func TestHostileMemory(t *testing.T) {
-	limittest.Skip(t)
+func hostileMemory(t *testing.T) {
 	m, tok := deepModel(t)
 	huge := Config{Dim: 8192, HiddenDim: 32768, NLayers: 64, NHeads: 64, NKVHeads: 64, VocabSize: 32000, SeqLen: 4096, SharedClassifier: true}
 	hugeHeader := func() []byte {
@@ -167,10 +178,9 @@ func TestHostileMemory(t *testing.T) {
 	}
 }
 
-// TestHostileFiles: a path that is not a regular file is refused before
+// hostileFiles: a path that is not a regular file is refused before
 // anything is read; a named pipe with no writer would block forever.
-func TestHostileFiles(t *testing.T) {
-	limittest.Skip(t)
+func hostileFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "model.bin")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -198,11 +208,10 @@ func TestHostileFiles(t *testing.T) {
 	}
 }
 
-// TestHostileSettings: settings that would overflow float32 on ordinary
+// hostileSettings: settings that would overflow float32 on ordinary
 // logits, or mean nothing, are refused by Options.Validate with the
 // setting, its value and the range.
-func TestHostileSettings(t *testing.T) {
-	limittest.Skip(t)
+func hostileSettings(t *testing.T) {
 	for _, c := range []struct {
 		o    Options
 		want string
@@ -244,11 +253,10 @@ func TestHostileSettings(t *testing.T) {
 	}
 }
 
-// TestHostileLogits: the sampler draws only from a real distribution. Bad
+// hostileLogits: the sampler draws only from a real distribution. Bad
 // logits, and settings that overflow on the logits at hand, give an error
 // and NoToken — never the last id, or any id, by default.
-func TestHostileLogits(t *testing.T) {
-	limittest.Skip(t)
+func hostileLogits(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	for _, c := range []struct {
 		name    string
@@ -313,11 +321,10 @@ func TestHostileLogits(t *testing.T) {
 	}
 }
 
-// TestHostileWeights: NaN and infinite weights are refused at load with the
+// hostileWeights: NaN and infinite weights are refused at load with the
 // tensor and index; in a model built in Go they are caught by the logits
 // they spoil, with the position.
-func TestHostileWeights(t *testing.T) {
-	limittest.Skip(t)
+func hostileWeights(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		tensor func(w *Weights) []float32
@@ -347,10 +354,9 @@ func TestHostileWeights(t *testing.T) {
 	}
 }
 
-// TestHostileAPI: nil or mismatched arguments to the Go API give errors,
+// hostileAPI: nil or mismatched arguments to the Go API give errors,
 // not panics.
-func TestHostileAPI(t *testing.T) {
-	limittest.Skip(t)
+func hostileAPI(t *testing.T) {
 	m, tok := chainModel(t, 32)
 	short := *m
 	w := *m.Weights
@@ -439,11 +445,10 @@ func (c *countingContext) Err() error {
 	return nil
 }
 
-// TestHostileCancelledPrefill: a long prompt's single batched pass stops at
+// hostileCancelledPrefill: a long prompt's single batched pass stops at
 // the first check after cancellation — between two layers — instead of
 // running every layer first.
-func TestHostileCancelledPrefill(t *testing.T) {
-	limittest.Skip(t)
+func hostileCancelledPrefill(t *testing.T) {
 	c := Config{Dim: 16, HiddenDim: 16, NLayers: 8, NHeads: 2, NKVHeads: 2, VocabSize: 8, SeqLen: 64, SharedClassifier: true}
 	m := randomModel(c, 9)
 	prompt := make([]int, 60)
@@ -472,12 +477,11 @@ func TestHostileCancelledPrefill(t *testing.T) {
 	}
 }
 
-// TestHostileTrace: when every token is banned, the trace shows the stage
+// hostileTrace: when every token is banned, the trace shows the stage
 // that banned them (all zeros) and the fallback the sampler then used —
 // never NaN; and TopP with p = 1 keeps every token even when the float32
 // running sum passes 1 early.
-func TestHostileTrace(t *testing.T) {
-	limittest.Skip(t)
+func hostileTrace(t *testing.T) {
 	for _, o := range []Options{{NoRepeatNGram: 1}, {NoRepeatNGram: 1, Temperature: 1, Seed: 3}} {
 		s, err := o.NewSampler(4)
 		if err != nil {
@@ -515,10 +519,9 @@ func TestHostileTrace(t *testing.T) {
 	}
 }
 
-// TestHostileBeamCancel: beam search honours cancellation between the
+// hostileBeamCancel: beam search honours cancellation between the
 // questions of one step, and returns the best found so far.
-func TestHostileBeamCancel(t *testing.T) {
-	limittest.Skip(t)
+func hostileBeamCancel(t *testing.T) {
 	ctx := &countingContext{Context: context.Background(), cancelAt: 4}
 	res, err := BeamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, BeamOptions{Width: 3, MaxNewTokens: 10})
 	if !errors.Is(err, context.Canceled) || res == nil || len(res.Best.Tokens) != 1 {

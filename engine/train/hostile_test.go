@@ -4,8 +4,8 @@ package train
 
 // Hostile inputs to the trainer: checkpoints and token caches whose headers
 // lie about their size, corpora holding named pipes, models that are not
-// numbers, interruptions in the middle of tokenizing. They run only in
-// TestUnderMemoryLimit's child process, whose data segment is capped, so
+// numbers, interruptions in the middle of tokenizing. They run as subtests
+// of TestUnderMemoryLimit, in a child process, whose data segment is capped, so
 // a header that is obeyed instead of checked fails the test rather than
 // the machine.
 
@@ -30,8 +30,17 @@ func TestMain(m *testing.M) { limittest.Main(m, nil) }
 
 const hostileLimit = 768 << 20
 
+// TestUnderMemoryLimit runs every hostile case, each a subtest, in a
+// child process capped at hostileLimit.
 func TestUnderMemoryLimit(t *testing.T) {
-	limittest.Tests(t, "^TestHostile", hostileLimit)
+	limittest.Run(t, hostileLimit, []limittest.Case{
+		{Name: "Checkpoints", Test: hostileCheckpoints},
+		{Name: "TokenCaches", Test: hostileTokenCaches},
+		{Name: "Files", Test: hostileFiles},
+		{Name: "Evaluate", Test: hostileEvaluate},
+		{Name: "Interrupt", Test: hostileInterrupt},
+		{Name: "StaleTemporary", Test: hostileStaleTemporary},
+	})
 }
 
 // emptyReader claims a size it does not have: a file whose header matches
@@ -40,8 +49,7 @@ type emptyReader struct{ r *bytes.Reader }
 
 func (e emptyReader) Read(p []byte) (int, error) { return e.r.Read(p) }
 
-func TestHostileCheckpoints(t *testing.T) {
-	limittest.Skip(t)
+func hostileCheckpoints(t *testing.T) {
 	good := smallCheckpoint(t)
 	hugeCfg := tinyTrainConfig(1).withDefaults()
 	hugeCfg.Model = hugeModel
@@ -83,8 +91,7 @@ func TestHostileCheckpoints(t *testing.T) {
 	}
 }
 
-func TestHostileTokenCaches(t *testing.T) {
-	limittest.Skip(t)
+func hostileTokenCaches(t *testing.T) {
 	good := smallTokenCache(t)
 	hugeHeader := fileWith(dataMagic, dataHeader{TrainTokens: 1 << 40, VocabSize: 300}, nil)
 	for _, c := range []struct {
@@ -116,10 +123,9 @@ func TestHostileTokenCaches(t *testing.T) {
 	}
 }
 
-// TestHostileFiles: named pipes and devices are refused as checkpoints,
+// hostileFiles: named pipes and devices are refused as checkpoints,
 // token caches and corpus files, before anything blocks.
-func TestHostileFiles(t *testing.T) {
-	limittest.Skip(t)
+func hostileFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "x.ckpt")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -153,10 +159,9 @@ func TestHostileFiles(t *testing.T) {
 	}
 }
 
-// TestHostileEvaluate: a model that is not numbers, nil arguments, and a
+// hostileEvaluate: a model that is not numbers, nil arguments, and a
 // context of a million tokens on a short text.
-func TestHostileEvaluate(t *testing.T) {
-	limittest.Skip(t)
+func hostileEvaluate(t *testing.T) {
 	m, tok := trainedTiny(t)
 	nan := *m
 	w := *m.Weights
@@ -187,10 +192,9 @@ func TestHostileEvaluate(t *testing.T) {
 	}
 }
 
-// TestHostileInterrupt: cancelling while tokenizing stops at once with
+// hostileInterrupt: cancelling while tokenizing stops at once with
 // ErrInterrupted, in both stages.
-func TestHostileInterrupt(t *testing.T) {
-	limittest.Skip(t)
+func hostileInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	texts := []string{sampleGo, sampleGo, sampleGo}
@@ -211,10 +215,9 @@ func TestHostileInterrupt(t *testing.T) {
 	}
 }
 
-// TestHostileStaleTemporary: a checkpoint save killed half-way leaves a
+// hostileStaleTemporary: a checkpoint save killed half-way leaves a
 // temporary file; the next run removes it.
-func TestHostileStaleTemporary(t *testing.T) {
-	limittest.Skip(t)
+func hostileStaleTemporary(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "target.ckpt")
 	stale := filepath.Join(dir, ".target.ckpt.tmp-999999999-1")

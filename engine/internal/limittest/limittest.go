@@ -8,9 +8,9 @@
 //	func TestMain(m *testing.M) { limittest.Main(m, run) }
 //
 // where run is the command's entry point (or nil for a library). The
-// parent's tests then call Tests to re-run some of them in a limited child,
-// or Command to run the command itself there; inside that child Limited
-// reports true, so the hostile tests can skip themselves anywhere else.
+// parent's tests then call Run to run their cases in a limited child (and
+// report each case's result as a subtest), or Command to run the command
+// itself there; inside that child Limited reports true.
 //
 // The limit is the data-segment limit (RLIMIT_DATA, ulimit -d), which
 // covers every heap allocation of a Go program. It exists on Linux; on
@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,31 +65,111 @@ func Main(m *testing.M, run func(args []string, stdout, stderr io.Writer) int) {
 // Limited reports whether this process runs under a limit set by Main.
 func Limited() bool { return os.Getenv(limitEnv) != "" }
 
-// Skip skips a hostile test outside a limited child.
-func Skip(t *testing.T) {
-	t.Helper()
-	if !Limited() {
-		t.Skip("runs only under a memory limit (see TestUnderMemoryLimit)")
-	}
+// Case is one test run under the limit: Name becomes its subtest's name.
+type Case struct {
+	Name string
+	Test func(t *testing.T)
 }
 
-// Tests re-runs the tests matching pattern in a child limited to limit
-// bytes, and fails t with the child's output if any of them fails —
-// saying so plainly when the child ran out of memory.
-func Tests(t *testing.T, pattern string, limit int64) {
+// Run runs every case as a subtest of t in a child process limited to
+// limit bytes. The child is the test binary itself, asked to run t alone:
+// there (Limited is true) Run runs the cases. Back in the parent, each case
+// gets a subtest of the same name that passes, fails or is skipped as it
+// did in the child, so a test report lists every case with its result; a
+// case that failed shows its output, and a child that died (out of memory,
+// say so plainly) fails every case it had not finished.
+func Run(t *testing.T, limit int64, cases []Case) {
 	t.Helper()
+	if Limited() {
+		for _, c := range cases {
+			t.Run(c.Name, c.Test)
+		}
+		return
+	}
 	if !Supported() {
 		t.Skip("no data-segment limit on this system")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run", pattern, "-test.count", "1")
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+regexp.QuoteMeta(t.Name())+"$", "-test.count", "1", "-test.v")
 	cmd.Env = append(os.Environ(), limitEnv+"="+strconv.FormatInt(limit, 10))
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tests %s under a %d MiB data limit: %v\n%s%s", pattern, limit>>20, err, oomNote(string(out)), out)
+	results := parseResults(string(out), t.Name())
+	for _, c := range cases {
+		r, ok := results[c.Name]
+		t.Run(c.Name, func(t *testing.T) {
+			switch {
+			case !ok:
+				t.Fatalf("did not finish in the child under a %d MiB data limit (%v)\n%s%s", limit>>20, err, oomNote(string(out)), out)
+			case r.status == "FAIL":
+				t.Fatalf("failed in the child under a %d MiB data limit:\n%s", limit>>20, r.output)
+			case r.status == "SKIP":
+				t.Skip(strings.TrimSpace(r.output))
+			}
+		})
 	}
-	if testing.Verbose() {
-		t.Logf("tests %s under a %d MiB data limit:\n%s", pattern, limit>>20, out)
+	failed := false
+	for _, r := range results {
+		failed = failed || r.status == "FAIL"
 	}
+	// A child that failed without a failing case (a panic after the
+	// cases, a bad flag): its whole output.
+	if err != nil && !failed && len(results) == len(cases) {
+		t.Fatalf("the child under a %d MiB data limit: %v\n%s%s", limit>>20, err, oomNote(string(out)), out)
+	}
+}
+
+// result is one case's outcome in the child's -test.v output.
+type result struct {
+	status string // PASS, FAIL or SKIP
+	output string // what the case logged
+}
+
+// cutRun returns the test name after parent+"/" on a "=== RUN" or
+// "=== CONT" line.
+func cutRun(line, parent string) (string, bool) {
+	for _, p := range []string{"=== RUN   ", "=== CONT  "} {
+		if name, ok := strings.CutPrefix(line, p+parent+"/"); ok {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// parseResults reads the child's -test.v output: for each direct subtest
+// of parent, its status and log lines.
+func parseResults(out, parent string) map[string]result {
+	results := make(map[string]result)
+	logs := make(map[string]*strings.Builder)
+	current := ""
+	for _, line := range strings.Split(out, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if name, ok := cutRun(trimmed, parent); ok {
+			current, _, _ = strings.Cut(name, "/") // a case's subtests log into the case
+			if logs[current] == nil {
+				logs[current] = &strings.Builder{}
+			}
+			continue
+		}
+		for _, status := range []string{"PASS", "FAIL", "SKIP"} {
+			rest, ok := strings.CutPrefix(trimmed, "--- "+status+": "+parent+"/")
+			if !ok {
+				continue
+			}
+			name, _, _ := strings.Cut(rest, " (")
+			if strings.Contains(name, "/") {
+				break // a subtest of a case: its case reports for it
+			}
+			r := result{status: status}
+			if b := logs[name]; b != nil {
+				r.output = b.String()
+			}
+			results[name] = r
+			current = ""
+		}
+		if current != "" && !strings.HasPrefix(trimmed, "=== ") && !strings.HasPrefix(trimmed, "--- ") {
+			logs[current].WriteString(line + "\n")
+		}
+	}
+	return results
 }
 
 // Result is what a command run by Command did.

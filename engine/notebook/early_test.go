@@ -10,7 +10,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 )
 
-func TestRepeatedNGramRate(t *testing.T) {
+func TestEarlyRepeatedNGramRate(t *testing.T) {
 	cases := []struct {
 		ids  []int
 		n    int
@@ -30,7 +30,7 @@ func TestRepeatedNGramRate(t *testing.T) {
 	}
 }
 
-func TestRepetitionCurve(t *testing.T) {
+func TestEarlyRepetitionCurve(t *testing.T) {
 	texts := [][]int{{1, 2, 1, 2, 1, 2}, {1, 2, 3, 4, 5, 6}}
 	// Text 1: [1 2] has one 2-gram, new: 0; [1 2 1 2] → 12 21 12: 1/3;
 	// all six → 12 21 12 21 12: 3/5. Text 2 never repeats.
@@ -47,7 +47,7 @@ func TestRepetitionCurve(t *testing.T) {
 	}
 }
 
-func TestEndsInLoop(t *testing.T) {
+func TestEarlyEndsInLoop(t *testing.T) {
 	count := make([]int, 40)
 	for i := range count {
 		count[i] = i + 1
@@ -78,7 +78,7 @@ func TestEndsInLoop(t *testing.T) {
 	}
 }
 
-func TestStretches(t *testing.T) {
+func TestEarlyStretches(t *testing.T) {
 	texts := [][]int{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {11, 12}}
 	side := Stretches(texts, 3, 3)
 	if want := [][]int{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}; !slices.EqualFunc(side, want, slices.Equal) {
@@ -94,7 +94,7 @@ func TestStretches(t *testing.T) {
 	}
 }
 
-func TestRankedAndMass(t *testing.T) {
+func TestEarlyRankedAndMass(t *testing.T) {
 	if got := Ranked([]float64{0.2, 0.5, 0.3}); !slices.Equal(got, []int{1, 2, 0}) {
 		t.Errorf("Ranked = %v; want [1 2 0]", got)
 	}
@@ -132,7 +132,7 @@ func TestRankedAndMass(t *testing.T) {
 	}
 }
 
-func TestNucleusRules(t *testing.T) {
+func TestEarlyNucleusRules(t *testing.T) {
 	tie := []float64{0.5, 0.25, 0.125, 0.125} // 0.5 + 0.25 = 0.75 exactly
 	cases := []struct {
 		probs []float64
@@ -169,8 +169,8 @@ func TestNucleusRules(t *testing.T) {
 	}
 }
 
-// logitsOf returns logits whose softmax is probs (up to rounding).
-func logitsOf(probs ...float64) []float32 {
+// earlyLogitsOf returns logits whose softmax is probs (up to rounding).
+func earlyLogitsOf(probs ...float64) []float32 {
 	z := make([]float32, len(probs))
 	for i, p := range probs {
 		z[i] = float32(math.Log(p))
@@ -178,8 +178,8 @@ func logitsOf(probs ...float64) []float32 {
 	return z
 }
 
-func TestSamplerStages(t *testing.T) {
-	z := logitsOf(0.5, 0.25, 0.125, 0.125)
+func TestEarlySamplerStages(t *testing.T) {
+	z := earlyLogitsOf(0.5, 0.25, 0.125, 0.125)
 	cases := []struct {
 		opts engine.Options
 		want []StageCount
@@ -216,13 +216,13 @@ func TestSamplerStages(t *testing.T) {
 	}
 }
 
-func TestStageLineAndView(t *testing.T) {
+func TestEarlyStageLineAndView(t *testing.T) {
 	line := StageLine([]StageCount{{"model", 4}, {"top-k", 3}, {"min-p", 1}})
 	want := `<p style="font-family: monospace">model: 4 tokens → top-k: 3 → min-p: 1<br>the token is drawn from 1 token</p>`
 	if line != want {
 		t.Errorf("StageLine = %s\nwant        %s", line, want)
 	}
-	z := logitsOf(0.5, 0.25, 0.125, 0.125)
+	z := earlyLogitsOf(0.5, 0.25, 0.125, 0.125)
 	names := []string{"a", " b", "c", "d"}
 	view, err := SamplerView("t", z, func(id int) string { return names[id] }, engine.Options{Temperature: 1, TopP: 0.7}, 3)
 	if err != nil {
@@ -238,7 +238,7 @@ func TestStageLineAndView(t *testing.T) {
 	}
 }
 
-func TestMiddleOf(t *testing.T) {
+func TestEarlyMiddleOf(t *testing.T) {
 	cases := []struct {
 		text string
 		size int
@@ -256,7 +256,7 @@ func TestMiddleOf(t *testing.T) {
 	}
 }
 
-func TestGoSource(t *testing.T) {
+func TestEarlyGoSource(t *testing.T) {
 	texts, err := GoSource([]string{"strings/strings.go", "sort/sort.go"}, 500)
 	if err != nil {
 		t.Skipf("no Go installation to read: %v", err)
@@ -271,7 +271,7 @@ func TestGoSource(t *testing.T) {
 	}
 }
 
-func TestTopProbAndSurestSteps(t *testing.T) {
+func TestEarlyTopProbAndSurestSteps(t *testing.T) {
 	if got := TopProb([]float32{0, 0}); math.Abs(got-0.5) > 1e-12 {
 		t.Errorf("TopProb([0 0]) = %v; want 0.5", got)
 	}
@@ -281,9 +281,9 @@ func TestTopProbAndSurestSteps(t *testing.T) {
 	}
 }
 
-// TestContinuationsMatchGenerate: every text is what engine.Generate gives
+// TestEarlyContinuationsMatchGenerate: every text is what engine.Generate gives
 // for that prompt and seed alone, in prompt-then-seed order.
-func TestContinuationsMatchGenerate(t *testing.T) {
+func TestEarlyContinuationsMatchGenerate(t *testing.T) {
 	m, tok, err := engine.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -322,9 +322,9 @@ func TestContinuationsMatchGenerate(t *testing.T) {
 	}
 }
 
-// TestSampledSteps: the first step's logits are the prompt's, every text
+// TestEarlySampledSteps: the first step's logits are the prompt's, every text
 // grows from the one before, and a run is the same for the same seed.
-func TestSampledSteps(t *testing.T) {
+func TestEarlySampledSteps(t *testing.T) {
 	m, tok, err := engine.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -356,7 +356,7 @@ func TestSampledSteps(t *testing.T) {
 	}
 }
 
-func TestTable(t *testing.T) {
+func TestEarlyTable(t *testing.T) {
 	got := Table("n", IntLabels(25, 50), Series{Name: "greedy", Values: []float64{0.33, 0.5}}, Series{Name: "p", Values: []float64{0.004, 1}})
 	want := "n   greedy       p\n25    0.33    0.00\n50    0.50    1.00\n"
 	if got != want {
@@ -364,9 +364,9 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// TestNextTokens: the most likely tokens after a prompt, in order, without
+// TestEarlyNextTokens: the most likely tokens after a prompt, in order, without
 // the end of the text.
-func TestNextTokens(t *testing.T) {
+func TestEarlyNextTokens(t *testing.T) {
 	m, tok, err := engine.Default()
 	if err != nil {
 		t.Fatal(err)

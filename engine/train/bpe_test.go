@@ -219,3 +219,13 @@ func TestLoadGoSourceErrors(t *testing.T) {
 		t.Errorf("a single usable file: got %v", err)
 	}
 }
+
+func TestGoSourceRoot(t *testing.T) {
+	root, err := GoSourceRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "strings", "strings.go")); err != nil {
+		t.Errorf("GoSourceRoot() = %s, which holds no strings/strings.go: %v", root, err)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 
 	"github.com/tokenbytoken/course/engine/internal/memory"
@@ -62,6 +64,22 @@ var generatedRE = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 
 // IsGenerated reports whether Go source carries the generated-file marker.
 func IsGenerated(src []byte) bool { return generatedRE.Match(src) }
+
+// GoSourceRoot returns the directory the models are trained on by default:
+// the src directory of the installed Go toolchain, $(go env GOROOT)/src
+// (or, without a go command, the GOROOT this program was built with).
+func GoSourceRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err == nil {
+		if r := strings.TrimSpace(string(out)); r != "" {
+			return filepath.Join(r, "src"), nil
+		}
+	}
+	if r := runtime.GOROOT(); r != "" {
+		return filepath.Join(r, "src"), nil
+	}
+	return "", errors.New("cannot find GOROOT (no go command, and none built in); pass -corpus DIR")
+}
 
 // LoadGoSource reads every non-test .go file under root (skipping testdata
 // directories, which hold test inputs rather than library code, and, unless

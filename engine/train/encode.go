@@ -44,6 +44,28 @@ func (e *Encoder) EncodeDocuments(docs []string) ([]uint16, error) {
 // encoding is honoured within one document's time. The error then wraps
 // ErrInterrupted.
 func (e *Encoder) EncodeDocumentsContext(ctx context.Context, docs []string) ([]uint16, error) {
+	enc, err := e.encodeEach(ctx, docs)
+	if err != nil {
+		return nil, err
+	}
+	if vocab := e.tok.VocabSize(); vocab > maxVocabSize {
+		return nil, fmt.Errorf("vocabulary of %d tokens does not fit 16-bit ids", vocab)
+	}
+	bos, eos := uint16(e.tok.BOS()), uint16(e.tok.EOS())
+	var out []uint16
+	for _, ids := range enc {
+		out = append(out, bos)
+		for _, id := range ids {
+			out = append(out, uint16(id))
+		}
+		out = append(out, eos)
+	}
+	return out, nil
+}
+
+// encodeEach encodes every document on its own, in parallel, checking ctx
+// before each one (see EncodeDocumentsContext).
+func (e *Encoder) encodeEach(ctx context.Context, docs []string) ([][]int32, error) {
 	if e == nil || e.tok == nil {
 		return nil, errors.New("encoder has no tokenizer")
 	}
@@ -75,17 +97,5 @@ func (e *Encoder) EncodeDocumentsContext(ctx context.Context, docs []string) ([]
 			return nil, err
 		}
 	}
-	if vocab := e.tok.VocabSize(); vocab > maxVocabSize {
-		return nil, fmt.Errorf("vocabulary of %d tokens does not fit 16-bit ids", vocab)
-	}
-	bos, eos := uint16(e.tok.BOS()), uint16(e.tok.EOS())
-	var out []uint16
-	for _, ids := range enc {
-		out = append(out, bos)
-		for _, id := range ids {
-			out = append(out, uint16(id))
-		}
-		out = append(out, eos)
-	}
-	return out, nil
+	return enc, nil
 }

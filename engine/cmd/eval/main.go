@@ -8,6 +8,7 @@
 //	go run ./engine/cmd/eval -funcs 50                  # share of sampled functions that parse
 //	go run ./engine/cmd/eval a.go b.go some/dir         # one line per file, and the total
 //	go run ./engine/cmd/eval -repeat -text FILE         # also: what a second copy costs
+//	go run ./engine/cmd/eval -stops 200 -prompt "func " # where texts end, against the corpus
 //
 // -repeat measures copying from the context: the text is scored again
 // followed by itself, and the extra bits are the cost of the second copy.
@@ -15,18 +16,26 @@
 // pays little for it only if it has learned to look up where the current
 // text occurred before and read what came next.
 //
+// -stops N measures where the model ends its texts: N samples from -prompt
+// at temperature 1 (the model's own distribution) and N at the generate
+// command's defaults, each until the model writes end-of-text, their
+// lengths in tokens and lines set beside those of the documents it was
+// trained on (the Go files under -corpus, by default the installed
+// toolchain's source, cut at every function as the trainer cuts them).
+//
 // With several files (or a directory: every .go file below it), eval
 // prints one line per file and a total over all of them (the total bits
 // divided by the total bytes), each next to gzip -9 on the same bytes, so
 // the model can be compared with a compressor without leaving Go.
 //
 // A flag that would change nothing in the run asked for (-prompt without
-// -funcs, -repeat with several files, -tokenizer with a built-in model) is
+// -funcs or -stops, -corpus without -stops, -repeat with several files, -tokenizer with a built-in model) is
 // refused rather than ignored. The exit status is 2 for a mistake on the
 // command line, 1 when a file cannot be used or the work fails.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,7 +69,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tokFlag := fs.String("tokenizer", "", "tokenizer.bin for a model file (default: tokenizer.bin next to the model)")
 	textFlag := fs.String("text", "", "text file to evaluate")
 	funcs := fs.Int("funcs", 0, "instead of -text: sample this many functions and report how many parse")
-	prompt := fs.String("prompt", "func ", "prompt for -funcs")
+	prompt := fs.String("prompt", "func ", "prompt for -funcs and -stops")
+	stops := fs.Int("stops", 0, "instead of -text: sample this many texts at each of two settings until end-of-text and compare their lengths with the training documents'")
+	corpus := fs.String("corpus", "", "with -stops: the corpus the model was trained on (default: $(go env GOROOT)/src)")
 	temp := fs.Float64("temperature", 0.8, "sampling temperature for -funcs (0 is greedy)")
 	topP := fs.Float64("top-p", 0.95, "top-p for -funcs, in (0, 1] (1 is off)")
 	show := fs.Int("show", 3, "print the first samples of -funcs (0: none)")
@@ -69,8 +80,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFlags(fs, set, *modelFlag, *funcs, *temp, *topP, *show); err != nil {
+	if err := checkFlags(fs, set, *modelFlag, *funcs, *stops, *temp, *topP, *show); err != nil {
 		return err
+	}
+	if set["stops"] {
+		m, tok, err := load(*modelFlag, *tokFlag)
+		if err != nil {
+			return err
+		}
+		return measureStops(context.Background(), m, tok, *prompt, *corpus, *stops, stdout)
 	}
 	if set["funcs"] {
 		m, tok, err := load(*modelFlag, *tokFlag)
@@ -136,18 +154,37 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // checkFlags refuses flags out of range and flags that would change
-// nothing in the run asked for. There are three runs: -funcs N (sampling),
-// -text FILE alone (with -repeat), and files or directories as arguments.
-func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs int, temp, topP float64, show int) error {
+// nothing in the run asked for. There are four runs: -funcs N (sampling
+// functions), -stops N (where texts end), -text FILE alone (with -repeat),
+// and files or directories as arguments.
+func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs, stops int, temp, topP float64, show int) error {
 	if set["tokenizer"] && (model == "default" || model == "draft") {
 		return cli.Usagef("-tokenizer applies only to a model file: the built-in %q model has its own tokenizer", model)
 	}
+	if set["stops"] {
+		switch {
+		case stops < 1:
+			return cli.Usagef("-stops = %d: the number of texts to sample must be at least 1", stops)
+		case set["funcs"] || set["text"] || fs.NArg() > 0:
+			return cli.Usagef("-stops samples texts until they end; -funcs, -text and files are other runs: use one at a time")
+		}
+		if err := cli.OnlyWith(set, "with -text", "repeat"); err != nil {
+			return err
+		}
+		return cli.OnlyWith(set, "with -funcs, which samples functions at one setting (-stops samples at two fixed ones)", "temperature", "top-p", "show")
+	}
+	if err := cli.OnlyWith(set, "with -stops", "corpus"); err != nil {
+		return err
+	}
 	if !set["funcs"] {
-		if err := cli.OnlyWith(set, "with -funcs, which samples functions", "prompt", "temperature", "top-p", "show"); err != nil {
+		if err := cli.OnlyWith(set, "with -funcs or -stops, which sample texts", "prompt"); err != nil {
+			return err
+		}
+		if err := cli.OnlyWith(set, "with -funcs, which samples functions", "temperature", "top-p", "show"); err != nil {
 			return err
 		}
 		if fs.NArg() == 0 && !set["text"] {
-			return cli.Usagef("nothing to evaluate: give -text FILE, files or directories as arguments, or -funcs N")
+			return cli.Usagef("nothing to evaluate: give -text FILE, files or directories as arguments, -funcs N or -stops N")
 		}
 		if set["repeat"] && fs.NArg() > 0 {
 			return cli.Usagef("-repeat applies only to a single -text FILE, not to files given as arguments")

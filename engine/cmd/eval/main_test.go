@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
@@ -144,5 +148,131 @@ func TestEvalManyFiles(t *testing.T) {
 	}
 	if math.Abs(got-want) > 2e-4 {
 		t.Errorf("total bits/byte %.4f, want the bytes-weighted mean %.4f", got, want)
+	}
+}
+
+// TestEvalStops runs -stops on a corpus of three files and checks the
+// table against the measures it reports: the training documents' sizes
+// from train.DocumentSizes, a sample's length from sampleToEnd.
+func TestEvalStops(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.go": "package a\n\n// Max returns the larger of x and y.\nfunc Max(x, y int) int {\n\tif x > y {\n\t\treturn x\n\t}\n\treturn y\n}\n\nfunc min(x, y int) int { return -Max(-x, -y) }\n",
+		"b.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n\tfmt.Println(\"world\")\n}\n",
+		"c.go": "package c\n\nfunc C() {}\n",
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-stops", "1", "-prompt", "func main() {", "-corpus", dir}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	row := func(name string) []string {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), name) {
+				return strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), name))
+			}
+		}
+		t.Fatalf("no row %q in:\n%s", name, s)
+		return nil
+	}
+
+	corpus, err := train.LoadGoSource(dir, train.SourceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, err := train.DocumentSizes(context.Background(), corpus.Train, tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens []int
+	for _, d := range sizes {
+		tokens = append(tokens, d.Tokens)
+	}
+	sum := train.Summarize(tokens)
+	if got, want := strings.Join(row("training documents")[:3], " "), fmt.Sprintf("%d %d %d", sum.N, sum.Q1, sum.Median); got != want {
+		t.Errorf("training documents: count, q1 and median %q, want %q:\n%s", got, want, s)
+	}
+	if got := row(`starting with the prompt`)[0]; got != "1" {
+		t.Errorf("%s documents start with the prompt, want 1 (main in b.go):\n%s", got, s)
+	}
+
+	prompt, _ := tok.Encode("func main() {", false, false)
+	_, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", engine.Options{Temperature: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprint(len(prompt) + n)
+	if got := row("samples, temperature 1"); got[0] != "1" || got[2] != want {
+		t.Errorf("samples at temperature 1: count %s, median %s tokens; want 1 and %s:\n%s", got[0], got[2], want, s)
+	}
+	if ended != strings.HasSuffix(strings.Join(row("samples, temperature 1"), " "), "0 (0.0%)") {
+		t.Errorf("the sample ended: %v, but the table's last column says otherwise:\n%s", ended, s)
+	}
+}
+
+// TestSampleToEnd checks the two ways a text ends: the model writes
+// end-of-text (not counted), or the context fills up (the text, with the
+// prompt, then has as many tokens as the context has positions: BOS fills
+// the first, and the last token is generated but never fed back).
+func TestSampleToEnd(t *testing.T) {
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", engine.Options{})
+	if err != nil || !ended || n == 0 || text == "" {
+		t.Errorf("greedy from \"func main() {\": %q, %d tokens, ended %v, %v; want a short text that the model ends", text, n, ended, err)
+	}
+	long := strings.Repeat("x := 1\n", 126) // 505 tokens with BOS
+	ids, _ := tok.Encode(long, true, false)
+	if len(ids) >= m.Config.SeqLen {
+		t.Fatalf("the long prompt is %d tokens with BOS; it must leave room in the context of %d", len(ids), m.Config.SeqLen)
+	}
+	_, n, ended, err = sampleToEnd(context.Background(), m, tok, long, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(ids) - 1 + n; !ended && got != m.Config.SeqLen {
+		t.Errorf("a text cut by the full context has %d tokens with the prompt, want %d (the context)", got, m.Config.SeqLen)
+	}
+	if got := len(ids) - 1 + n; ended && got >= m.Config.SeqLen {
+		t.Errorf("a text the model ended has %d tokens with the prompt, want fewer than %d", got, m.Config.SeqLen)
+	}
+}
+
+// TestStopSettingsAreGenerateDefaults keeps -stops' second setting equal to
+// the generate command's defaults, read from its source.
+func TestStopSettingsAreGenerateDefaults(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "../generate/main.go", nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Values) == len(vs.Names) {
+			for i, name := range vs.Names {
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok {
+					consts[name.Name] = lit.Value
+				}
+			}
+		}
+		return true
+	})
+	for name, want := range map[string]string{
+		"defaultTemperature":   fmt.Sprint(generateTemperature),
+		"defaultTopP":          fmt.Sprint(generateTopP),
+		"defaultRepeatPenalty": fmt.Sprint(generateRepeatPenalty),
+		"defaultPenaltyWindow": fmt.Sprint(generatePenaltyWindow),
+	} {
+		if consts[name] != want {
+			t.Errorf("generate's %s is %q, but -stops samples with %s: keep them equal", name, consts[name], want)
+		}
 	}
 }

@@ -34,10 +34,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -110,11 +108,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "removed %s, left half-written by a run that was killed\n", p)
 	}
 	if o.corpus == "" {
-		root, err := goroot()
+		root, err := train.GoSourceRoot()
 		if err != nil {
 			return err
 		}
-		o.corpus = filepath.Join(root, "src")
+		o.corpus = root
 	}
 
 	tokPath := filepath.Join(o.out, "tokenizer.bin")
@@ -345,18 +343,4 @@ func exportCheckpoint(ckpt string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "step %d of %d (%d tokens seen, validation loss %s): saved %s\n", st.Step, st.Config.Steps, st.Tokens, val, path)
 	fmt.Fprintf(stdout, "try it: go run ./engine/cmd/generate -model %s -tokenizer %s\n", path, filepath.Join(filepath.Dir(ckpt), "tokenizer.bin"))
 	return nil
-}
-
-// goroot finds the installed Go toolchain's root.
-func goroot() (string, error) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err == nil {
-		if r := strings.TrimSpace(string(out)); r != "" {
-			return r, nil
-		}
-	}
-	if r := runtime.GOROOT(); r != "" {
-		return r, nil
-	}
-	return "", errors.New("cannot find GOROOT; pass -corpus DIR")
 }

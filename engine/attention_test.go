@@ -47,11 +47,12 @@ func TestAttentionKernelsMatchPlainLoops(t *testing.T) {
 	}
 }
 
-// TestAttentionKernelsKeepGreedyOutput decodes greedily with the kernels
-// and with the plain loops, on the reference model and on random models
-// of the 15M shape and of a grouped-query shape: the tokens must be the
-// same, and every step's logits within a tolerance of each other.
-func TestAttentionKernelsKeepGreedyOutput(t *testing.T) {
+// TestKernelsKeepGreedyOutput decodes greedily with the kernels (of
+// attention and of the MLP's SwiGLU) and with the plain loops, on the
+// reference model and on random models of the 15M shape and of a
+// grouped-query shape: the tokens must be the same, and every step's
+// logits within a tolerance of each other.
+func TestKernelsKeepGreedyOutput(t *testing.T) {
 	if !kernel.Available {
 		t.Skip("this CPU has no AVX2/FMA: attention runs the plain loops only")
 	}
@@ -66,10 +67,10 @@ func TestAttentionKernelsKeepGreedyOutput(t *testing.T) {
 		}
 		models = append(models, ref)
 	}
-	defer func() { attentionKernels = true }()
+	defer func() { attentionKernels, swigluKernel = true, true }()
 	for _, m := range models {
 		decode := func(fast bool) (tokens []int, logits [][]float32) {
-			attentionKernels = fast
+			attentionKernels, swigluKernel = fast, fast
 			st := m.NewState()
 			token := 1
 			for pos := range 200 {

@@ -254,23 +254,45 @@ func attendHeadsUsing(fast bool, out, q, keys, values, att []float32, c Config, 
 	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
 	scale := float32(1 / math.Sqrt(float64(hs)))
 	for h := h0; h < h1; h++ {
-		qh := q[h*hs : (h+1)*hs]
+		qh, o := q[h*hs:(h+1)*hs], out[h*hs:(h+1)*hs]
 		a := att[h*(pos+1) : (h+1)*(pos+1)]
 		kvOff := (h / kvMul) * hs
-		// Score of every position: q·k / √head_size.
 		if fast {
 			kernel.Scores(a, qh, keys[kvOff:], kvDim, scale)
-		} else {
-			scores(a, qh, keys[kvOff:], kvDim, scale)
+			// The weights are left unnormalised, exp(score − max), and the
+			// output divided by their sum once: hs divisions, not pos+1.
+			inv := softmaxWeights(a)
+			kernel.WeightedSum(o, a, values[kvOff:], kvDim)
+			for i := range o {
+				o[i] *= inv
+			}
+			continue
 		}
+		// Score of every position: q·k / √head_size.
+		scores(a, qh, keys[kvOff:], kvDim, scale)
 		softmaxFlush(a)
 		// Output: the values, weighted by the attention probabilities.
-		if fast {
-			kernel.WeightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
-		} else {
-			weightedSum(out[h*hs:(h+1)*hs], a, values[kvOff:], kvDim)
-		}
+		weightedSum(o, a, values[kvOff:], kvDim)
 	}
+}
+
+// softmaxWeights is softmaxFlush with the kernel's exponentials and
+// without the last division: it sets x[i] = exp(x[i] − max), 0 below
+// 2^-126, and returns 1/Σ, the factor that turns them into
+// probabilities. Scores that are NaN or +Inf make every weight NaN, as in
+// softmaxFlush.
+func softmaxWeights(x []float32) float32 {
+	mx := x[0]
+	for _, v := range x[1:] {
+		mx = max(mx, v) // NaN if any score is NaN
+	}
+	if !(mx < float32(math.Inf(1))) {
+		for i := range x {
+			x[i] = float32(math.NaN())
+		}
+		return 1
+	}
+	return 1 / kernel.ExpSum(x, mx)
 }
 
 // softmaxFlush is softmax32 for attention weights, except that weights

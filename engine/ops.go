@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
@@ -81,8 +82,23 @@ func (t *ropeTable) apply(vec []float32, pos int) {
 	}
 }
 
-// swiglu writes silu(gate) * up into gate, where silu(x) = x·σ(x).
+// swiglu writes silu(gate) * up into gate, where silu(x) = x·σ(x). It
+// uses engine/internal/kernel's SwiGLU, 8 numbers at a time, when the CPU
+// has the kernels and swigluKernel is on, and swigluPlain otherwise.
 func swiglu(gate, up []float32) {
+	if swigluKernel && kernel.Available {
+		kernel.SwiGLU(gate, up)
+		return
+	}
+	swigluPlain(gate, up)
+}
+
+// swigluKernel says whether swiglu may use the kernel. The tests turn it
+// off to compare with the plain loop.
+var swigluKernel = true
+
+// swigluPlain is swiglu one number at a time: σ(x) = 1/(1 + e^-x).
+func swigluPlain(gate, up []float32) {
 	for i, g := range gate {
 		gate[i] = g * float32(1/(1+math.Exp(-float64(g)))) * up[i]
 	}

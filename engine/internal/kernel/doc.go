@@ -2,9 +2,11 @@
 // AVX2 and FMA: the matrix-vector product of a decoding step (Gemv), the
 // matrix-matrix product of training and prefill (Gemm), and the two loops
 // of attention over the KV cache, the scores q·k (Scores) and the sum of
-// the values weighted by the attention probabilities (WeightedSum). They
-// read memory through pointers, so each checks the shapes it is given
-// before it starts.
+// the values weighted by the attention probabilities (WeightedSum), and
+// the exponentials between them: the softmax's (ExpSum) and the MLP's
+// SwiGLU gate (SwiGLU), by a polynomial 8 numbers at a time. They read
+// memory through pointers, so each checks the shapes it is given before it
+// starts.
 //
 // Available reports whether the CPU has the instructions; when it does not
 // (or on other architectures), Gemm and Gemv go through gonum's blas32,

@@ -41,3 +41,17 @@ func scores8(blocks, hs int, q, keys *float32, stride int, scale float32, out *f
 //
 //go:noescape
 func weightedSum8(n, hs int, w, values *float32, stride int, out *float32)
+
+// expSum8 sets x[i] = exp(min(x[i]−m, 0)) for i < n, results below 2^-126
+// set to 0, and returns their sum: ExpSum with the kernels. n is at least
+// 1; the last n mod 8 numbers are read and written through a mask. The
+// caller guarantees x holds n numbers.
+//
+//go:noescape
+func expSum8(n int, x *float32, m float32) float32
+
+// swiglu8 sets gate[i] = silu(gate[i])·up[i] for i < n: SwiGLU with the
+// kernels. n is at least 1; the caller guarantees both hold n numbers.
+//
+//go:noescape
+func swiglu8(n int, gate, up *float32)

@@ -26,3 +26,11 @@ func scores8(blocks, hs int, q, keys *float32, stride int, scale float32, out *f
 func weightedSum8(n, hs int, w, values *float32, stride int, out *float32) {
 	panic("kernel: no kernels on this architecture")
 }
+
+func expSum8(n int, x *float32, m float32) float32 {
+	panic("kernel: no kernels on this architecture")
+}
+
+func swiglu8(n int, gate, up *float32) {
+	panic("kernel: no kernels on this architecture")
+}

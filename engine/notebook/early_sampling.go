@@ -239,3 +239,23 @@ func RankLabels(n int) []string {
 	}
 	return out
 }
+
+// TopLabels returns a chart label (see TokenLabel) for every token of top,
+// its text given by piece (a tokenizer's Piece method).
+func TopLabels(top []engine.TokenLogProb, piece func(id int) string) []string {
+	labels := make([]string, len(top))
+	for i, t := range top {
+		labels[i] = TokenLabel(piece(t.ID))
+	}
+	return labels
+}
+
+// TopValues returns probs[t.ID] for every token t of top: a distribution's
+// values at the tokens a chart shows, in the chart's order.
+func TopValues(probs []float64, top []engine.TokenLogProb) []float64 {
+	vals := make([]float64, len(top))
+	for i, t := range top {
+		vals[i] = probs[t.ID]
+	}
+	return vals
+}

@@ -390,3 +390,14 @@ func TestEarlyNextTokens(t *testing.T) {
 		t.Errorf("NextTokens = %v; want %v", next, all[:5])
 	}
 }
+
+func TestEarlyTopLabelsAndValues(t *testing.T) {
+	top := []engine.TokenLogProb{{ID: 2}, {ID: 0}}
+	names := []string{" a", "b", "c\n"}
+	if got := TopLabels(top, func(id int) string { return names[id] }); !slices.Equal(got, []string{"c⏎", "␣a"}) {
+		t.Errorf("TopLabels = %v", got)
+	}
+	if got := TopValues([]float64{0.25, 0.125, 0.625}, top); !slices.Equal(got, []float64{0.625, 0.25}) {
+		t.Errorf("TopValues = %v; want [0.625 0.25]", got)
+	}
+}

@@ -242,12 +242,7 @@ func TotalVariation(p, q []float64) float64 {
 // needs one value per token.
 func TopTokenBars(title string, rank []float64, k int, label func(id int) string, series ...Series) *charts.Bar {
 	first := rank
-	ids := make([]int, len(first))
-	for i := range ids {
-		ids[i] = i
-	}
-	sort.SliceStable(ids, func(a, b int) bool { return first[ids[a]] > first[ids[b]] })
-	ids = ids[:min(k, len(ids))]
+	ids := TopIDs(rank, k)
 	labels := make([]string, 0, len(ids)+1)
 	for _, id := range ids {
 		labels = append(labels, label(id))
@@ -270,6 +265,30 @@ func TopTokenBars(title string, rank []float64, k int, label func(id int) string
 		bars[i] = Series{Name: s.Name, Values: roundTo(append(values, math.Max(0, rest)), 3)}
 	}
 	return GroupedBars(title, "probability", labels, bars...)
+}
+
+// TopIDs returns the ids of the k largest probabilities, largest first
+// (ties in id order); all of them if k is larger.
+func TopIDs(probs []float64, k int) []int {
+	ids := make([]int, len(probs))
+	for i := range ids {
+		ids[i] = i
+	}
+	sort.SliceStable(ids, func(a, b int) bool { return probs[ids[a]] > probs[ids[b]] })
+	return ids[:max(0, min(k, len(ids)))]
+}
+
+// TokenCounts counts, for every token of a vocabulary of vocab tokens, how
+// many of the samples have it at position pos (samples too short to reach
+// pos count for none).
+func TokenCounts(samples [][]int, pos, vocab int) []int {
+	counts := make([]int, vocab)
+	for _, s := range samples {
+		if pos < len(s) && s[pos] >= 0 && s[pos] < vocab {
+			counts[s[pos]]++
+		}
+	}
+	return counts
 }
 
 // SpeculativeTable prints the runs of a sweep over γ, one line each.

@@ -257,3 +257,16 @@ func TestStepFLOPs(t *testing.T) {
 		t.Errorf("total %d, want the sum of the parts %d, more than the projection", total, sum)
 	}
 }
+
+func TestTopIDsAndTokenCounts(t *testing.T) {
+	if got := TopIDs([]float64{0.2, 0.5, 0.2, 0.1}, 3); !slices.Equal(got, []int{1, 0, 2}) {
+		t.Errorf("TopIDs = %v, want [1 0 2]: the largest, then the tie in id order", got)
+	}
+	if got := TopIDs([]float64{0.3, 0.7}, 5); !slices.Equal(got, []int{1, 0}) {
+		t.Errorf("TopIDs with k past the end = %v, want [1 0]", got)
+	}
+	got := TokenCounts([][]int{{1, 2}, {1, 3}, {0}, {1, 2}}, 1, 4)
+	if !slices.Equal(got, []int{0, 0, 2, 1}) {
+		t.Errorf("TokenCounts = %v, want [0 0 2 1]", got)
+	}
+}

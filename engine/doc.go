@@ -14,7 +14,9 @@
 //   - forward.go, ops.go, matmul.go, kvcache.go, prefill.go: the transformer
 //     itself — RMSNorm, rotary position embeddings, grouped-query attention
 //     over the KV cache, the SwiGLU MLP and the vocabulary projection — for
-//     one token (decode) or a whole prompt at once (prefill).
+//     one token (decode) or a whole prompt at once (prefill); hidden.go
+//     hands out the final hidden state that the vocabulary projection
+//     multiplies.
 //   - softmax.go, logprobs.go: from logits to probabilities.
 //   - sample.go and one file per sampling stage: bias.go, penalty.go,
 //     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the

@@ -7,13 +7,20 @@
 //     ECharts copy the server hosts, as it would offline. Autosave is off in
 //     a throwaway settings directory, and the notebook file is checked to be
 //     unchanged at the end.
-//  2. Open and save: a second JupyterLab serves a copy of every notebook.
+//  2. Knobs: runs notebook 04 in JupyterLab up to and including its knob
+//     cell (notebook.Interact), waits for the sliders, moves the top-p
+//     slider as a learner's drag ends (a "change" event), and checks that
+//     the view was redrawn (its data-view attribute changed) and that the
+//     chart drawn in it shows other numbers (read from its ECharts
+//     instance); then presses Done, and the cell must end. Screenshots of
+//     the cell before and after the move: knob-before.png, knob-after.png.
+//  3. Open and save: a second JupyterLab serves a copy of every notebook.
 //     Each is opened as a learner would (its GoNB kernel starts and answers
 //     with its language_info, which JupyterLab copies into the notebook),
 //     must not be marked modified, and is saved; the saved file must be
 //     byte for byte the committed one. This is what keeps a learner's git
 //     status clean: the committed metadata is what JupyterLab writes.
-//  3. Site: builds the static site (kernel/site.py, from the notebooks'
+//  4. Site: builds the static site (kernel/site.py, from the notebooks'
 //     executed copies when `make notebooks` has left them, else running
 //     them) into a scratch folder and opens it from disk with every network
 //     request blocked: the index must list every lesson and exercise, a
@@ -203,6 +210,7 @@ async function main() {
 
   const parts = [
     ["run", () => runNotebook(chromium, chromiumPath, notebookPath)],
+    ["knobs", () => turnKnobs(chromium, chromiumPath)],
     ["open and save", () => openAndSave(chromium, chromiumPath)],
     ["site", () => checkSite(chromium, chromiumPath)],
   ];
@@ -356,6 +364,159 @@ async function runNotebook(chromium, chromiumPath, notebookPath) {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   if (sha256(notebookPath) !== before) fail(`${name} was modified on disk by the test`);
+}
+
+// KNOB_NOTEBOOK is the notebook whose knob cell the knobs part turns, and
+// KNOB_LABEL the label of the knob it moves, to KNOB_POSITION (slider
+// positions count from the knob's minimum: top-p 0.05 + 45 × 0.01 = 0.5).
+const KNOB_NOTEBOOK = "04-sampling.ipynb";
+const KNOB_LABEL = "top-p";
+const KNOB_POSITION = 45;
+
+// turnKnobs runs the knob notebook up to its knob cell in JupyterLab, moves
+// one slider and checks that the chart was redrawn with other data.
+async function turnKnobs(chromium, chromiumPath) {
+  const notebookPath = path.join(ROOT, "notebooks", KNOB_NOTEBOOK);
+  if (!fs.existsSync(notebookPath)) fail(`notebooks/${KNOB_NOTEBOOK} is missing`);
+  const cells = JSON.parse(fs.readFileSync(notebookPath, "utf8")).cells;
+  const knobIndex = cells.findIndex((c) => c.cell_type === "code" && [].concat(c.source).join("").includes("notebook.Interact("));
+  if (knobIndex < 0) fail(`${KNOB_NOTEBOOK} has no code cell calling notebook.Interact`);
+  const knobs = [].concat(cells[knobIndex].source).join("").split("notebook.Knob{").length - 1;
+  const before = sha256(notebookPath);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tokenbytoken-knobs-"));
+  const lab = await startLab(tmp, { name: "knobs", extra: ["--LabApp.expose_app_in_browser=True"] });
+  let browser;
+  let page;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const origin = new URL(lab.base).origin;
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      return route.abort("internetdisconnected");
+    });
+    page = await context.newPage();
+    await page.goto(`${lab.base}lab/tree/${encodeURIComponent(KNOB_NOTEBOOK)}?token=${lab.token}`);
+    await page.waitForFunction((n) => document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell").length === n, cells.length, { timeout: 120_000 });
+    await page.locator(".jp-NotebookPanel .jp-Toolbar").getByText("Go (GoNB)").waitFor({ timeout: 120_000 });
+    await lab.waitForKernelConnection(KNOB_NOTEBOOK);
+    // The kernel has answered once its info is in: then run every cell up
+    // to and including the knob cell (the cells above declare what it uses).
+    const started = await page.evaluate(async (index) => {
+      const app = window.jupyterapp;
+      const panel = app && app.shell.currentWidget;
+      if (!panel || !panel.sessionContext) return "no notebook panel is open";
+      await panel.sessionContext.ready;
+      const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+      if (!kernel) return "the notebook has no kernel";
+      await kernel.info;
+      if (index + 1 < panel.content.widgets.length) {
+        panel.content.activeCellIndex = index + 1;
+        app.commands.execute("notebook:run-all-above"); // ends only when the knobs do
+      } else {
+        app.commands.execute("notebook:run-all-cells");
+      }
+      return "";
+    }, knobIndex);
+    if (started) fail(`could not run ${KNOB_NOTEBOOK}: ${started}`);
+    log(`knobs: running ${KNOB_NOTEBOOK} up to its knob cell (cell ${knobIndex + 1} of ${cells.length})`);
+
+    const cell = page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").nth(knobIndex);
+    const stderr = '.jp-NotebookPanel .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]';
+    // The sliders come up under the view once the cells above have run,
+    // then the Done button after the last of them; a cell that fails on
+    // the way stops the run, and says so on stderr.
+    const t0 = Date.now();
+    for (;;) {
+      if (await cell.getByRole("button", { name: "Done" }).count()) break;
+      const errors = await page.locator(stderr).allInnerTexts();
+      if (errors.length) fail(`a cell wrote errors before the knobs came up:\n${errors.join("\n")}`);
+      if (Date.now() - t0 > RUN_TIMEOUT_MS) {
+        fail(`the knob cell of ${KNOB_NOTEBOOK} has ${await cell.locator('input[type="range"]').count()} of ${knobs} sliders and no Done button after ${RUN_TIMEOUT_MS / 1000}s`);
+      }
+      await page.waitForTimeout(500);
+    }
+    const sliders = await cell.locator('input[type="range"]').count();
+    if (sliders !== knobs) fail(`the knob cell shows ${sliders} sliders; its code asks for ${knobs} knobs`);
+    log(`knobs: ${sliders} sliders and Done up after ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+
+    // What the view shows: its redraw mark, its text, and the chart's data
+    // as ECharts holds it (null until the chart has drawn).
+    const readView = (index) => page.evaluate((i) => {
+      const cellNode = document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell")[i];
+      const view = cellNode && cellNode.querySelector(".tokenbytoken-view");
+      if (!view) return null;
+      const item = view.querySelector(".tokenbytoken-chart .item");
+      const chart = item && window.echarts && window.echarts.getInstanceByDom(item);
+      const series = chart ? chart.getOption().series.map((s) => ({ name: s.name, data: s.data.map((d) => (d !== null && typeof d === "object" ? d.value : d)) })) : null;
+      return { dataView: view.getAttribute("data-view"), text: view.innerText, series };
+    }, index);
+    await page.waitForFunction((i) => {
+      const cellNode = document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell")[i];
+      const item = cellNode && cellNode.querySelector(".tokenbytoken-view .tokenbytoken-chart .item");
+      return Boolean(item && window.echarts && window.echarts.getInstanceByDom(item));
+    }, knobIndex, { timeout: 30_000 }).catch(() => fail("the knob cell's chart did not draw within 30s"));
+    const first = await readView(knobIndex);
+    await cell.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(1000); // ECharts animates the bars in
+    await cell.screenshot({ path: path.join(ARTIFACTS, "knob-before.png") });
+
+    // Move the slider as a drag ends: the new value, then "change".
+    const moved = await page.evaluate(({ i, label, position }) => {
+      const cellNode = document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell")[i];
+      const row = [...cellNode.querySelectorAll(".tokenbytoken-knobs > div")].find((r) => r.textContent.trim().startsWith(label));
+      const slider = row && row.querySelector('input[type="range"]');
+      if (!slider) return `no slider labelled ${label}`;
+      const from = slider.value;
+      slider.value = String(position);
+      slider.dispatchEvent(new Event("change", { bubbles: true }));
+      return `moved from position ${from} to ${slider.value}`;
+    }, { i: knobIndex, label: KNOB_LABEL, position: KNOB_POSITION });
+    if (!moved.startsWith("moved")) fail(`knob cell: ${moved}`);
+    log(`knobs: ${KNOB_LABEL} slider ${moved}`);
+
+    // The view is redrawn (a new data-view) and its chart draws other data.
+    await page.waitForFunction(({ i, old }) => {
+      const cellNode = document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell")[i];
+      const view = cellNode && cellNode.querySelector(".tokenbytoken-view");
+      const item = view && view.querySelector(".tokenbytoken-chart .item");
+      return view && view.getAttribute("data-view") !== old && item && window.echarts && window.echarts.getInstanceByDom(item);
+    }, { i: knobIndex, old: first.dataView }, { timeout: 30_000 }).catch(() => fail(`moving the ${KNOB_LABEL} slider did not redraw the view within 30s (data-view stayed ${first.dataView})`));
+    const second = await readView(knobIndex);
+    const label = await cell.locator(".tokenbytoken-knobs").innerText();
+    if (JSON.stringify(second.series) === JSON.stringify(first.series)) {
+      fail(`the view was redrawn but its chart shows the same data:\n${JSON.stringify(first.series)}`);
+    }
+    if (!/top-p[^\n]*\s+0\.50\b/.test(label)) fail(`the ${KNOB_LABEL} knob's label does not read 0.50 after the move:\n${label}`);
+    const stageLine = (v) => (v.text.match(/model:[^\n]*/) || [""])[0];
+    log(`knobs: redrawn (data-view ${first.dataView} → ${second.dataView}); stages before: ${stageLine(first)}; after: ${stageLine(second)}`);
+    await page.waitForTimeout(1000); // the new bars animate in
+    await cell.screenshot({ path: path.join(ARTIFACTS, "knob-after.png") });
+
+    // Done ends the cell: the knobs go away and the cell gets its count.
+    await cell.getByRole("button", { name: "Done" }).click();
+    await cell.getByText("The knobs are closed (Done pressed)").waitFor({ timeout: 30_000 })
+      .catch(() => fail("pressing Done did not close the knobs within 30s"));
+    await page.waitForFunction((i) => {
+      const prompt = document.querySelectorAll(".jp-NotebookPanel .jp-Notebook .jp-Cell")[i].querySelector(".jp-InputPrompt");
+      return prompt && /\[\d+\]/.test(prompt.textContent);
+    }, knobIndex, { timeout: 30_000 }).catch(() => fail("the knob cell did not end within 30s of Done"));
+    const errors = await page.locator(stderr).allInnerTexts();
+    if (errors.length) fail(`a cell wrote errors:\n${errors.join("\n")}`);
+    log("knobs: Done pressed, the cell ended; screenshots knob-before.png, knob-after.png");
+  } catch (err) {
+    if (page) {
+      const shot = path.join(ARTIFACTS, "knob-failed.png");
+      await page.screenshot({ path: shot }).then(() => log(`screenshot of the failure: ${path.relative(ROOT, shot)}`), () => {});
+    }
+    throw err;
+  } finally {
+    if (browser) await browser.close();
+    await lab.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  if (sha256(notebookPath) !== before) fail(`${KNOB_NOTEBOOK} was modified on disk by the test`);
 }
 
 // openAndSave opens a copy of every notebook in JupyterLab, as a learner

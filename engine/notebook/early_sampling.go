@@ -26,11 +26,14 @@ func Ranked(probs []float64) []int {
 }
 
 // TopMass returns how much probability the k most likely tokens of probs
-// hold together (all of them when k ≥ len(probs)).
+// hold together (all of them when k ≥ len(probs)). It adds them from the
+// least likely up, so that the small ones are not lost to rounding against
+// a large sum.
 func TopMass(probs []float64, k int) float64 {
+	top := Ranked(probs)[:max(0, min(k, len(probs)))]
 	sum := 0.0
-	for _, id := range Ranked(probs)[:max(0, min(k, len(probs)))] {
-		sum += probs[id]
+	for i := len(top) - 1; i >= 0; i-- {
+		sum += probs[top[i]]
 	}
 	return sum
 }

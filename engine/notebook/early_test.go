@@ -401,3 +401,15 @@ func TestEarlyTopLabelsAndValues(t *testing.T) {
 		t.Errorf("TopValues = %v; want [0.625 0.25]", got)
 	}
 }
+
+// TestEarlyTopMassRounding: a thousand tiny probabilities next to a large
+// one still count, because they are added before it.
+func TestEarlyTopMassRounding(t *testing.T) {
+	p := []float64{1}
+	for range 1000 {
+		p = append(p, 1e-17)
+	}
+	if got, want := TopMass(p, len(p)), 1+1e-14; got != want {
+		t.Errorf("TopMass = %.17g; want %.17g (largest first would give exactly 1)", got, want)
+	}
+}

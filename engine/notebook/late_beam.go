@@ -1,6 +1,8 @@
 package notebook
 
 import (
+	"fmt"
+	"html"
 	"math"
 	"strings"
 
@@ -60,5 +62,28 @@ func GeneratedText(tok *engine.Tokenizer, prev int, ids []int) string {
 		}
 		prev = id
 	}
+	return b.String()
+}
+
+// BeamHypothesesHTML is a table of a beam search's finished candidates,
+// best first (the winner in bold): the length in tokens, the
+// log-probability, the score the length penalty gives it, and the text
+// (text turns token ids into text). Above it, one line names the winner's
+// length.
+func BeamHypothesesHTML(res *engine.BeamResult, text func(ids []int) string) string {
+	var b strings.Builder
+	if len(res.Hypotheses) > 0 {
+		fmt.Fprintf(&b, `<p style="font-family: monospace">The winner: %d tokens, log p %.2f.</p>`, len(res.Best.Tokens), res.Best.CumLogProb)
+	}
+	b.WriteString(`<table style="font-family: var(--jp-code-font-family, monospace)"><tr><th>tokens</th><th>log p</th><th>score</th><th style="text-align: left">text</th></tr>`)
+	for i, h := range res.Hypotheses {
+		style := ""
+		if i == 0 {
+			style = ` style="font-weight: bold"`
+		}
+		fmt.Fprintf(&b, `<tr%s><td>%d</td><td>%.2f</td><td>%.2f</td><td style="text-align: left; white-space: pre">%s</td></tr>`,
+			style, len(h.Tokens), h.CumLogProb, h.Score, html.EscapeString(fmt.Sprintf("%q", text(h.Tokens))))
+	}
+	b.WriteString(`</table>`)
 	return b.String()
 }

@@ -186,7 +186,8 @@ func SeededSample(lm engine.LM, prompt []int, n int, temperature float64, seed u
 type Fork struct {
 	Prompt        []int
 	Trunk, Branch []int
-	At            int // where the branch starts drawing
+	Step          int // the branching step asked for
+	At            int // where the branch starts drawing: Step, or the trunk's end if it is shorter
 	// Parted is the first position where trunk and branch differ (the
 	// shorter one's length if they never do).
 	Parted int
@@ -207,7 +208,7 @@ func ForkSample(lm engine.LM, prompt []int, n, k int, temperature float64, seed,
 	if err != nil {
 		return Fork{}, err
 	}
-	f := Fork{Prompt: prompt, Trunk: trunk, At: min(k, len(trunk))}
+	f := Fork{Prompt: prompt, Trunk: trunk, Step: k, At: min(k, len(trunk))}
 	rest, err := SeededSample(lm, slices.Concat(prompt, trunk[:f.At]), n-f.At, temperature, branchSeed, isEnd)
 	if err != nil {
 		return f, err
@@ -272,6 +273,8 @@ func ForkHTML(f Fork, text func(prev, id int) string, trunkLabel, branchLabel st
 	row(branchLabel, f.Branch, "#ffe3c2")
 	b.WriteString(`</div><p style="font-family: monospace">`)
 	switch {
+	case f.Step >= len(f.Trunk):
+		fmt.Fprintf(&b, "The trunk has %d tokens, none after step %d: there is nothing left to branch, and the two texts are one.", len(f.Trunk), f.Step)
 	case f.Parted >= max(len(f.Trunk), len(f.Branch)):
 		fmt.Fprintf(&b, "The branch starts drawing at step %d and draws the very same %d tokens: the two texts are one.", f.At, len(f.Trunk)-f.At)
 	default:

@@ -119,13 +119,16 @@ func TestForkSample(t *testing.T) {
 	// A trunk that ends (token 3 ends the text) before the step is copied.
 	ends := lateTableLM{0, 0, 0, 9}
 	f, _ = ForkSample(ends, []int{0}, 12, 4, 1, 1, 2, func(id int) bool { return id == 3 })
-	if !slices.Equal(f.Trunk, []int{3}) || !slices.Equal(f.Branch, []int{3}) {
-		t.Errorf("ended trunk: %v, branch %v", f.Trunk, f.Branch)
+	if !slices.Equal(f.Trunk, []int{3}) || !slices.Equal(f.Branch, []int{3}) || f.Step != 4 || f.At != 1 {
+		t.Errorf("ended trunk: %v, branch %v, step %d, at %d", f.Trunk, f.Branch, f.Step, f.At)
+	}
+	if h := ForkHTML(f, func(_, id int) string { return "x" }, "trunk", "branch"); !strings.Contains(h, "The trunk has 1 tokens, none after step 4") {
+		t.Errorf("ForkHTML of a trunk that ended before the step: %s", h)
 	}
 }
 
 func TestForkHTMLNamesTheFork(t *testing.T) {
-	f := Fork{Prompt: []int{0}, Trunk: []int{1, 2, 3}, Branch: []int{1, 2, 4, 5}, At: 1, Parted: 2, TrunkProb: 0.5, BranchProb: 0.25}
+	f := Fork{Prompt: []int{0}, Trunk: []int{1, 2, 3}, Branch: []int{1, 2, 4, 5}, Step: 1, At: 1, Parted: 2, TrunkProb: 0.5, BranchProb: 0.25}
 	h := ForkHTML(f, func(_, id int) string { return []string{"<s>", "a", "b", "c", "d", "e"}[id] }, "seed 1", "seed 2")
 	for _, want := range []string{"seed 1", "ab", "de", "at step 1", "at step 2", "probability 0.500", "probability 0.250", "1 and 2 tokens of their own"} {
 		if !strings.Contains(h, want) {

@@ -127,7 +127,8 @@ func (r NucleusRule) String() string {
 // between the running sums, such as 0.7, both keep [0 1].
 //
 // Tokens of probability 0 are never kept; p ≥ 1 keeps every other token,
-// and so does a sum that never gets there. The sums are float64 and exact
+// and so does a sum that never gets there; p ≤ 0 keeps the most likely
+// token alone (the engine's Options instead read a TopP of 0 as "off"). The sums are float64 and exact
 // for probabilities like these (sums of powers of two), so the example is a
 // real tie; the engine's TopP sums in float32, as llama2.c does.
 func Nucleus(probs []float64, p float64, rule NucleusRule) []int {

@@ -151,6 +151,8 @@ func TestEarlyNucleusRules(t *testing.T) {
 		{tie, 1, AtLeastP, []int{0, 1, 2, 3}},
 		{[]float64{0.25, 0, 0.5, 0.25}, 1, MoreThanP, []int{2, 0, 3}}, // 0 never kept; ties by id
 		{[]float64{0.3, 0.4, 0.3}, 0.5, MoreThanP, []int{1, 0}},
+		{tie, 0, MoreThanP, []int{0}},
+		{tie, 0, AtLeastP, []int{0}},
 	}
 	for _, c := range cases {
 		if got := Nucleus(c.probs, c.p, c.rule); !slices.Equal(got, c.want) {

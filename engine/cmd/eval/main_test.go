@@ -192,12 +192,22 @@ func TestEvalStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tokens []int
+	oneLine := 0
 	for _, d := range sizes {
 		tokens = append(tokens, d.Tokens)
+		if d.Lines <= 1 {
+			oneLine++
+		}
 	}
 	sum := train.Summarize(tokens)
 	if got, want := strings.Join(row("training documents")[:3], " "), fmt.Sprintf("%d %d %d", sum.N, sum.Q1, sum.Median); got != want {
 		t.Errorf("training documents: count, q1 and median %q, want %q:\n%s", got, want, s)
+	}
+	if oneLine == 0 {
+		t.Fatal("the test corpus has no document of one line (min, a package clause)")
+	}
+	if got, want := strings.Join(row("training documents")[9:11], " "), fmt.Sprintf("%d (%.1f%%)", oneLine, 100*float64(oneLine)/float64(sum.N)); got != want {
+		t.Errorf("training documents of one line: %q, want %q:\n%s", got, want, s)
 	}
 	if got := row(`starting with the prompt`)[0]; got != "1" {
 		t.Errorf("%s documents start with the prompt, want 1 (main in b.go):\n%s", got, s)

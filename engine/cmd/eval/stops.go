@@ -124,7 +124,7 @@ func measureStops(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p
 		generateTemperature, generateTopP)
 	fmt.Fprintf(w, "and a repetition penalty of %v over the last %d tokens. Lengths count the prompt's tokens, not BOS and EOS,\n",
 		generateRepeatPenalty, generatePenaltyWindow)
-	fmt.Fprintf(w, "and the lines of text, not the blank lines at the end.\n\n")
+	fmt.Fprintf(w, "and the lines of text, not the blank lines at the end; \"one line\" counts the texts of at most one line.\n\n")
 	// Right-aligned numbers; the names are padded to one width, so they
 	// stay left-aligned.
 	width := 0
@@ -132,15 +132,17 @@ func measureStops(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p
 		width = max(width, utf8.RuneCountInString(r.name))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\tcount\ttokens: q1\tmedian\tq3\t90%%\tlines: q1\tmedian\tq3\t90%%\tlonger than %d tokens\t\n", width, "", longest)
+	fmt.Fprintf(tw, "%-*s\tcount\ttokens: q1\tmedian\tq3\t90%%\tlines: q1\tmedian\tq3\t90%%\tone line\tlonger than %d tokens\t\n", width, "", longest)
 	for _, r := range rows {
 		t, l := train.Summarize(r.tokens), train.Summarize(r.lines)
-		share := 0.0
-		if t.N > 0 {
-			share = 100 * float64(r.unended) / float64(t.N)
+		oneLine := 0
+		for _, n := range r.lines {
+			if n <= 1 {
+				oneLine++
+			}
 		}
-		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d (%.1f%%)\t\n",
-			width, r.name, t.N, t.Q1, t.Median, t.Q3, t.P90, l.Q1, l.Median, l.Q3, l.P90, r.unended, share)
+		fmt.Fprintf(tw, "%-*s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n",
+			width, r.name, t.N, t.Q1, t.Median, t.Q3, t.P90, l.Q1, l.Median, l.Q3, l.P90, percent(oneLine, t.N), percent(r.unended, t.N))
 	}
 	return tw.Flush()
 }
@@ -168,4 +170,13 @@ func sampleToEnd(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, pr
 		}
 	}
 	return "", 0, false, errors.New("generation ended without a final step")
+}
+
+// percent writes n of total as "n (p%)".
+func percent(n, total int) string {
+	p := 0.0
+	if total > 0 {
+		p = 100 * float64(n) / float64(total)
+	}
+	return fmt.Sprintf("%d (%.1f%%)", n, p)
 }

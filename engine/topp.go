@@ -8,6 +8,12 @@ import "sort"
 // the model's certainty — one token when it is sure, many when it is not —
 // top-p adapts where top-k cannot.
 //
+// This is the "more than p" rule. The nucleus-sampling paper (Holtzman et
+// al., 2020) and Hugging Face's TopPLogitsWarper keep the smallest set whose
+// probabilities add up to at least topP instead. The two differ only when a
+// running sum equals topP exactly: for [0.5 0.25 0.125 0.125] and topP 0.75
+// TopP keeps three tokens, the "at least" rule two. Notebook 04 shows both.
+//
 // It follows llama2.c exactly, so that the same seed gives the same text:
 // tokens below (1-topP)/(n-1) can never be in the nucleus and are dropped
 // before sorting, the sort is stable, and sums are float32. The result

@@ -667,6 +667,12 @@ async function checkSite(chromium, chromiumPath) {
     });
     if (coloured < 500) fail(`the site's first chart in lesson 02 has almost nothing drawn in colour (${coloured} pixels)`);
     await page.locator(".tokenbytoken-chart").first().screenshot({ path: path.join(ARTIFACTS, "site-chart.png") });
+    // Lesson 02's formulas (softmax) are typeset by the site's own MathJax:
+    // no TeX source is left on the page.
+    await page.locator("mjx-container").first().waitFor({ timeout: 30_000 }).catch(() => {});
+    const formulas = await page.locator("mjx-container").count();
+    const rawTeX = await page.evaluate(() => /\\frac|\$[^$\s][^$]*\\[a-z]+[^$]*\$/.test(document.querySelector("main, body").innerText));
+    if (!formulas || rawTeX) fail(`lesson 02 on the site shows its formulas as TeX source (${formulas} typeset): MathJax did not run from assets/`);
     const exerciseLink = page.locator('a[href^="exercises/02-"]').first();
     if (!(await exerciseLink.count())) fail("lesson 02 on the site has no link to its exercise");
     await exerciseLink.click();
@@ -677,7 +683,7 @@ async function checkSite(chromium, chromiumPath) {
     await page.waitForLoadState("load");
     if (!/\/02-[^/]*\.html$/.test(page.url())) fail(`the exercise's link back to its lesson led to ${page.url()}`);
     if (blocked.length) fail(`the site asked the network for ${[...new Set(blocked)].join(", ")}; it must work offline`);
-    log(`site: index with ${lessonLinks} lessons and ${exerciseLinks} exercises; lesson 02's chart drew (${coloured} coloured pixels); links lesson ↔ exercise work; screenshots site-index.png, site-chart.png`);
+    log(`site: index with ${lessonLinks} lessons and ${exerciseLinks} exercises; lesson 02's chart drew (${coloured} coloured pixels) and its ${formulas} formulas were typeset; links lesson ↔ exercise work; screenshots site-index.png, site-chart.png`);
   } finally {
     if (browser) await browser.close();
     fs.rmSync(tmp, { recursive: true, force: true });

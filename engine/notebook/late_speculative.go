@@ -3,8 +3,10 @@ package notebook
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 
@@ -182,25 +184,54 @@ func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) 
 // prompt, with draft length gamma, at temperature, over seeds 1 … draws.
 // The draft always proposes that token, so every count went through the
 // acceptance test: kept with probability min(1, p/q), or replaced by a draw
-// from the leftover max(0, p − q).
+// from the leftover max(0, p − q). The draws are shared between as many
+// workers as there are processors (at most 4), each with its own caches;
+// the counts do not depend on how they are shared.
 func SpeculativeDraws(target, draft *engine.Model, prompt []int, gamma int, temperature float64, draws int) ([]int, error) {
+	workers := max(1, min(4, runtime.GOMAXPROCS(0), draws))
+	counts := make([][]int, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w], errs[w] = speculativeFirsts(target, draft, prompt, gamma, temperature, w+1, draws, workers)
+		}()
+	}
+	wg.Wait()
+	total := make([]int, target.Config.VocabSize)
+	for w := range workers {
+		if errs[w] != nil {
+			return nil, errs[w]
+		}
+		for id, c := range counts[w] {
+			total[id] += c
+		}
+	}
+	return total, nil
+}
+
+// speculativeFirsts counts the first tokens of engine.Speculative for the
+// seeds first, first+step, … up to last.
+func speculativeFirsts(target, draft *engine.Model, prompt []int, gamma int, temperature float64, first, last, step int) ([]int, error) {
 	t, d := engine.NewModelLM(target, 1), engine.NewModelLM(draft, 1)
 	counts := make([]int, target.Config.VocabSize)
-	for seed := 1; seed <= draws; seed++ {
-		first := -1
+	for seed := first; seed <= last; seed += step {
+		id := -1
 		_, err := engine.Speculative(t, d, prompt, engine.SpeculativeOptions{
 			Gamma: gamma, MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
-		}, func(id int, _ float64) bool {
-			first = id
+		}, func(x int, _ float64) bool {
+			id = x
 			return false // the first token is all this needs
 		})
 		if err != nil {
 			return nil, err
 		}
-		if first < 0 || first >= len(counts) {
+		if id < 0 || id >= len(counts) {
 			return nil, fmt.Errorf("seed %d: no first token", seed)
 		}
-		counts[first]++
+		counts[id]++
 	}
 	return counts, nil
 }

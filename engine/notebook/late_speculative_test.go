@@ -270,3 +270,34 @@ func TestTopIDsAndTokenCounts(t *testing.T) {
 		t.Errorf("TokenCounts = %v, want [0 0 2 1]", got)
 	}
 }
+
+// The counts are those of one engine.Speculative run per seed, whoever
+// draws them.
+func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := engine.DefaultDraft()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := tok.Encode("func main() {", true, false)
+	const draws = 7
+	counts, err := SpeculativeDraws(m, d, ids, 2, 1, draws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]int, len(counts))
+	for seed := uint64(1); seed <= draws; seed++ {
+		st, err := engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), ids,
+			engine.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[st.Tokens[0]]++
+	}
+	if !slices.Equal(counts, want) {
+		t.Error("the counts differ from one run per seed")
+	}
+}

@@ -16,7 +16,7 @@
 //     over the KV cache, the SwiGLU MLP and the vocabulary projection — for
 //     one token (decode) or a whole prompt at once (prefill); hidden.go
 //     hands out the final hidden state that the vocabulary projection
-//     multiplies.
+//     multiplies, and parallel.go shares a pass's work among the cores.
 //   - softmax.go, logprobs.go: from logits to probabilities.
 //   - sample.go and one file per sampling stage: bias.go, penalty.go,
 //     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the

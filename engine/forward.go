@@ -276,16 +276,13 @@ func attendHeadsUsing(fast bool, out, q, keys, values, att []float32, c Config, 
 	}
 }
 
-// softmaxWeights is softmaxFlush with the kernel's exponentials and
-// without the last division: it sets x[i] = exp(x[i] − max), 0 below
+// softmaxWeights is softmaxFlush with the kernels' maximum and
+// exponentials, and without the last division: it sets x[i] = exp(x[i] − max), 0 below
 // 2^-126, and returns 1/Σ, the factor that turns them into
 // probabilities. Scores that are NaN or +Inf make every weight NaN, as in
 // softmaxFlush.
 func softmaxWeights(x []float32) float32 {
-	mx := x[0]
-	for _, v := range x[1:] {
-		mx = max(mx, v) // NaN if any score is NaN
-	}
+	mx := kernel.Max(x) // NaN if any score is NaN
 	if !(mx < float32(math.Inf(1))) {
 		for i := range x {
 			x[i] = float32(math.NaN())

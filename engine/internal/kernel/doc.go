@@ -3,8 +3,8 @@
 // matrix-matrix product of training and prefill (Gemm), and the two loops
 // of attention over the KV cache, the scores q·k (Scores) and the sum of
 // the values weighted by the attention probabilities (WeightedSum), and
-// the exponentials between them: the softmax's (ExpSum) and the MLP's
-// SwiGLU gate (SwiGLU), by a polynomial 8 numbers at a time. They read
+// the softmax between them (Max, and ExpSum's exponentials), and the MLP's
+// SwiGLU gate (SwiGLU); exponentials by a polynomial, 8 numbers at a time. They read
 // memory through pointers, so each checks the shapes it is given before it
 // starts.
 //

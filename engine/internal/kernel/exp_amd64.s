@@ -267,3 +267,78 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func max8(n int, x *float32) float32
+//
+// The largest of x[0..n-1], n ≥ 1, 8 lanes at a time in two accumulators,
+// the last n mod 8 numbers through a mask (lanes past the end read as
+// -Inf). VMAXPS does not carry NaN through (it returns its second operand
+// when either is NaN), so NaNs are found apart, by comparing every number
+// with itself, and then NaN is returned.
+TEXT ·max8(SB), NOSPLIT, $0-20
+	MOVQ         n+0(FP), CX
+	MOVQ         x+8(FP), SI
+	MOVL         $0xff800000, AX        // -Inf
+	MOVQ         AX, X7
+	VBROADCASTSS X7, Y7
+	VMOVAPS      Y7, Y0                 // largest so far, two accumulators
+	VMOVAPS      Y7, Y1
+	VXORPS       Y2, Y2, Y2             // lanes that met a NaN
+	VXORPS       Y3, Y3, Y3
+
+loop16:
+	CMPQ    CX, $16
+	JLT     loop8
+	VMOVUPS (SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMAXPS  Y4, Y0, Y0
+	VMAXPS  Y5, Y1, Y1
+	VCMPPS  $3, Y4, Y4, Y6              // unordered: NaN
+	VORPS   Y6, Y2, Y2
+	VCMPPS  $3, Y5, Y5, Y6
+	VORPS   Y6, Y3, Y3
+	ADDQ    $64, SI
+	SUBQ    $16, CX
+	JMP     loop16
+
+loop8:
+	CMPQ    CX, $8
+	JLT     tail
+	VMOVUPS (SI), Y4
+	VMAXPS  Y4, Y0, Y0
+	VCMPPS  $3, Y4, Y4, Y6
+	VORPS   Y6, Y2, Y2
+	ADDQ    $32, SI
+	SUBQ    $8, CX
+
+tail:
+	TESTQ      CX, CX
+	JEQ        reduce
+	LEAQ       tailmask<>+32(SB), AX
+	SHLQ       $2, CX
+	SUBQ       CX, AX
+	VMOVUPS    (AX), Y8
+	VMASKMOVPS (SI), Y8, Y4
+	VBLENDVPS  Y8, Y4, Y7, Y4           // -Inf past the end
+	VMAXPS     Y4, Y1, Y1
+	VCMPPS     $3, Y4, Y4, Y6
+	VORPS      Y6, Y3, Y3
+
+reduce:
+	VMAXPS       Y1, Y0, Y0
+	VORPS        Y3, Y2, Y2
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1          // swap the 64-bit halves
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1          // swap neighbours
+	VMAXPS       X1, X0, X0
+	VPTEST       Y2, Y2
+	JEQ          done
+	MOVL         $0x7fc00000, AX        // NaN
+	MOVQ         AX, X0
+
+done:
+	VMOVSS X0, ret+16(FP)
+	VZEROUPPER
+	RET

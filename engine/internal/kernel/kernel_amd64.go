@@ -56,3 +56,9 @@ func expSum8(n int, x *float32, m float32) float32
 //
 //go:noescape
 func swiglu8(n int, gate, up *float32)
+
+// max8 returns the largest of x[0..n-1], or NaN if any is NaN: Max with
+// the kernels. n is at least 1; the caller guarantees x holds n numbers.
+//
+//go:noescape
+func max8(n int, x *float32) float32

@@ -13,14 +13,19 @@ import (
 // as much as the piece itself. So the pieces go to a team of helper
 // goroutines, one per extra core, started once, that keep watching for
 // the next piece for a little while (spinWait) after each one before they
-// go to sleep, while the caller watches for them to finish (joinWait)
-// before it sleeps: within a pass a hand-off then costs about a
-// microsecond.
+// go to sleep: within a pass a hand-off then costs about a microsecond.
+//
+// A piece is cut into a few chunks per core, and the caller and the
+// helpers take the next chunk left until none is: a helper that the
+// operating system runs late (the machine has other work) takes fewer, or
+// none, and the caller never waits for a helper that has not started, so
+// a second core never makes a pass much slower than one core would be.
 
-// parallelFor splits the items 0..n-1 into one contiguous range per core
-// and calls f(worker, start, end) for each range at the same time; worker
-// numbers the ranges from 0, and range 0 runs on the calling goroutine.
-// When worth is false, or there is a single core, it calls f(0, 0, n)
+// parallelFor calls f(worker, start, end) for ranges start..end-1 that
+// cover the items 0..n-1 exactly once, on all the cores at the same time.
+// Each goroutine taking part has its own worker number, below
+// maxWorkers(), and may get several ranges, one after the other. When
+// worth is false, or there is a single core, it calls f(0, 0, n)
 // directly. f must not call parallelFor itself.
 func parallelFor(n int, worth bool, f func(worker, start, end int)) {
 	workers := min(maxWorkers(), n)
@@ -28,19 +33,23 @@ func parallelFor(n int, worth bool, f func(worker, start, end int)) {
 		f(0, 0, n)
 		return
 	}
-	per := (n + workers - 1) / workers
 	t := theTeam(maxWorkers())
 	if t == nil || !t.busy.TryLock() {
 		// The team is busy with another caller's work (or was made for
 		// another number of cores): plain goroutines do it.
-		spawnFor(n, per, f)
+		spawnFor(n, (n+workers-1)/workers, f)
 		return
 	}
-	t.run(n, per, f)
+	t.run(n, f)
 	t.busy.Unlock()
 }
 
-// spawnFor is parallelFor with one new goroutine per range but the first.
+// chunksPerCore is how many chunks a piece is cut into per core (at most:
+// never more than the items).
+const chunksPerCore = 4
+
+// spawnFor is parallelFor with one new goroutine per range of per items
+// but the first.
 func spawnFor(n, per int, f func(worker, start, end int)) {
 	var wg sync.WaitGroup
 	for wk, r0 := 1, per; r0 < n; wk, r0 = wk+1, r0+per {
@@ -73,16 +82,21 @@ type team struct {
 	size int        // cores: the caller plus size-1 helpers
 	busy sync.Mutex // held by the caller whose work the team is doing
 
-	seq     atomic.Uint64 // numbers the pieces of work, from 1
-	pending atomic.Int64  // helpers not yet done with the current piece
-	// The current piece: written before seq moves on, read after.
-	f      func(worker, start, end int)
-	n, per int
-
-	waiting atomic.Bool   // the caller sleeps until done is sent
-	done    chan struct{} // the last helper's wake-up call to the caller
-
-	helpers []*helper
+	// work is the current piece's number (16 bits), its number of chunks
+	// (16 bits) and the next chunk to take (32 bits): taking a chunk is
+	// one atomic addition, whose result says which piece the chunk
+	// belongs to and whether there was one left.
+	work atomic.Uint64
+	// The current piece, written before work changes to its number. A
+	// goroutine that took a chunk may read them: they stay until its
+	// chunk is done (remaining is then above 0).
+	f            func(worker, start, end int)
+	n, chunk     int
+	remaining    atomic.Int64 // items not yet done
+	waiting      atomic.Bool  // the caller sleeps until done is sent
+	done         chan struct{}
+	helpers      []*helper
+	pieceNumbers uint64
 }
 
 // helper is one helper goroutine's way to be woken from sleep.
@@ -90,6 +104,14 @@ type helper struct {
 	sleeping atomic.Bool
 	wake     chan struct{}
 }
+
+// Fields of team.work.
+const (
+	pieceShift  = 48
+	chunksShift = 32
+	chunkMask   = 1<<32 - 1
+	countMask   = 1<<16 - 1
+)
 
 var (
 	teamMu sync.Mutex
@@ -121,81 +143,88 @@ func theTeam(size int) *team {
 	return t
 }
 
-// run does one piece: ranges of per items, range w on helper w (range 0 on
-// the caller), and returns when all are done. Every helper takes part,
-// with an empty range when there are fewer ranges than cores.
-func (t *team) run(n, per int, f func(worker, start, end int)) {
-	t.f, t.n, t.per = f, n, per
-	t.pending.Store(int64(len(t.helpers)))
-	t.seq.Add(1)
+// run does one piece of n items with the helpers and returns when every
+// chunk is done.
+func (t *team) run(n int, f func(worker, start, end int)) {
+	chunks := min(n, t.size*chunksPerCore, countMask)
+	t.f, t.n, t.chunk = f, n, (n+chunks-1)/chunks
+	chunks = (n + t.chunk - 1) / t.chunk
+	t.remaining.Store(int64(n))
+	t.pieceNumbers = (t.pieceNumbers + 1) & countMask
+	t.work.Store(t.pieceNumbers<<pieceShift | uint64(chunks)<<chunksShift)
 	for _, h := range t.helpers {
 		if h.sleeping.CompareAndSwap(true, false) {
 			h.wake <- struct{}{}
 		}
 	}
-	f(0, 0, min(per, n))
+	t.take(0)
 	t.join()
 	t.f = nil
 }
 
-// join returns when every helper is done with the current piece. They
-// started with the caller and have as much to do, so they are usually done
-// within microseconds: the caller watches for that for joinWait, then
-// sleeps until the last one wakes it. On a machine busier than its cores,
-// a helper may wait for a core, and the caller then gives up its own.
+// take does chunks of the current piece as worker w until none is left,
+// and returns the number of the piece they belonged to.
+func (t *team) take(w int) uint64 {
+	for {
+		v := t.work.Add(1) - 1
+		if v&chunkMask >= v>>chunksShift&countMask {
+			return v >> pieceShift
+		}
+		r0 := int(v&chunkMask) * t.chunk
+		r1 := min(r0+t.chunk, t.n)
+		t.f(w, r0, r1)
+		if t.remaining.Add(int64(r0-r1)) == 0 && t.waiting.CompareAndSwap(true, false) {
+			t.done <- struct{}{} // the caller sleeps in join: wake it
+		}
+	}
+}
+
+// join returns when every chunk of the current piece is done. The caller
+// comes here when none is left to take, so at most one chunk per helper is
+// still being worked on: it watches for that for joinWait, then sleeps
+// until the helper that finishes the last one wakes it.
 func (t *team) join() {
 	start := time.Now()
-	for spins := 0; t.pending.Load() != 0; spins++ {
+	for spins := 0; t.remaining.Load() != 0; spins++ {
 		if spins&63 == 63 && time.Since(start) > joinWait {
 			t.waiting.Store(true)
-			if t.pending.Load() == 0 && t.waiting.CompareAndSwap(true, false) {
-				return // the last helper finished just now
+			if t.remaining.Load() == 0 && t.waiting.CompareAndSwap(true, false) {
+				return // the last chunk was finished just now
 			}
-			// Either some helper is still working, or the last one saw
-			// the caller asleep and is sending.
+			// Either a chunk is still being worked on, or the helper that
+			// finished the last one saw the caller asleep and is sending.
 			<-t.done
 			return
 		}
 	}
 }
 
-// finished is a helper's report that it finished its range; the last to
-// finish wakes the caller if it sleeps.
-func (t *team) finished() {
-	if t.pending.Add(-1) == 0 && t.waiting.CompareAndSwap(true, false) {
-		t.done <- struct{}{}
-	}
-}
-
-// loop is helper w's life: wait for a piece, do range w of it, report.
+// loop is helper w's life: wait for a piece, take its chunks while there
+// are some left.
 func (t *team) loop(w int, h *helper) {
 	var last uint64 // the team's pieces start at 1, maybe before this runs
 	for {
-		last = t.await(h, last)
-		if r0 := w * t.per; r0 < t.n {
-			t.f(w, r0, min(r0+t.per, t.n))
-		}
-		t.finished()
+		t.await(h, last)
+		last = t.take(w)
 	}
 }
 
-// await returns the number of the next piece after last, watching for it
+// await returns when the current piece is not piece last, watching for one
 // for spinWait and then sleeping until the caller wakes the helper.
-func (t *team) await(h *helper, last uint64) uint64 {
+func (t *team) await(h *helper, last uint64) {
 	start := time.Now()
 	for spins := 0; ; spins++ {
-		if s := t.seq.Load(); s != last {
-			return s
+		if t.work.Load()>>pieceShift != last {
+			return
 		}
 		if spins&255 == 255 && time.Since(start) > spinWait {
 			break
 		}
 	}
 	h.sleeping.Store(true)
-	if s := t.seq.Load(); s != last && h.sleeping.CompareAndSwap(true, false) {
-		return s // work came just now, before the caller saw us asleep
+	if t.work.Load()>>pieceShift != last && h.sleeping.CompareAndSwap(true, false) {
+		return // work came just now, before the caller saw us asleep
 	}
 	// Either no work yet, or the caller saw us asleep and is sending.
 	<-h.wake
-	return t.seq.Load()
 }

@@ -40,21 +40,21 @@ func TestProfileDecodeAndShares(t *testing.T) {
 }
 
 func TestVocabShare(t *testing.T) {
-	// The tiny shape of middle_kvcache_test.go: 80 of 508 FLOPs at position 0.
+	// The tiny shape of kvcache_test.go: 80 of 508 FLOPs at position 0.
 	if got := VocabShare(tiny, 0); math.Abs(got-80.0/508) > 1e-12 {
 		t.Errorf("VocabShare(tiny, 0) = %v, want 80/508", got)
 	}
 }
 
-func TestStdlibExcerptsAndCountTokens(t *testing.T) {
-	texts, err := StdlibExcerpts([]string{"bytes/buffer.go", "sort/sort.go"}, 500)
+func TestGoSourceAndCountTokens(t *testing.T) {
+	texts, err := GoSource([]string{"bytes/buffer.go", "sort/sort.go"}, 500)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(texts) != 2 || len(texts[0]) != 500 || strings.HasPrefix(texts[0], "\n") {
 		t.Errorf("want two excerpts of 500 bytes starting a line, got %d: %q…", len(texts), texts[0][:min(40, len(texts[0]))])
 	}
-	if _, err := StdlibExcerpts([]string{"no/such.go"}, 10); err == nil {
+	if _, err := GoSource([]string{"no/such.go"}, 10); err == nil {
 		t.Error("a missing file: want an error")
 	}
 	_, tok, err := engine.Default()

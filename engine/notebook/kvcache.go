@@ -10,21 +10,6 @@ import (
 	"github.com/tokenbytoken/course/engine"
 )
 
-// Millis returns d in milliseconds.
-func Millis(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// BestOf runs f n times (at least once) and returns its fastest run: the
-// one least disturbed by whatever else the machine was doing.
-func BestOf(n int, f func()) time.Duration {
-	best := time.Duration(math.MaxInt64)
-	for range max(n, 1) {
-		start := time.Now()
-		f()
-		best = min(best, time.Since(start))
-	}
-	return best
-}
-
 // Cumulative returns the running sums of xs: out[i] = xs[0] + … + xs[i].
 func Cumulative(xs []float64) []float64 {
 	out := make([]float64, len(xs))
@@ -45,15 +30,6 @@ func Positions(last, step int) []int {
 	}
 	if len(out) > 0 && out[len(out)-1] != last {
 		out = append(out, last)
-	}
-	return out
-}
-
-// Labels returns the numbers of xs as chart labels.
-func Labels(xs []int) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = strconv.Itoa(x)
 	}
 	return out
 }
@@ -93,7 +69,7 @@ func TimedSteps(lm engine.LM, prompt []int, n int) (tokens []int, ms []float64) 
 			panic(err)
 		}
 		next := engine.Argmax(rows[0])
-		ms = append(ms, Millis(time.Since(start)))
+		ms = append(ms, Milliseconds(time.Since(start)))
 		tokens = append(tokens, next)
 		seq = append(seq, next)
 	}
@@ -136,7 +112,7 @@ func CachedStepTimes(m *engine.Model, tokens, positions []int, repeats int) ([]f
 	for i, p := range positions {
 		// Running position p again overwrites its key and value: the
 		// cache before it stays the same for every run.
-		out[i] = Millis(BestOf(repeats, func() {
+		out[i] = Milliseconds(BestTime(repeats, func() {
 			if _, e := st.Forward(tokens[p], p); e != nil {
 				err = e
 			}
@@ -161,7 +137,7 @@ func UncachedStepTimes(m *engine.Model, tokens, positions []int, repeats int) ([
 		if p >= len(tokens) {
 			return nil, fmt.Errorf("position %d needs %d tokens, not %d", p, p+1, len(tokens))
 		}
-		out[i] = Millis(BestOf(repeats, func() {
+		out[i] = Milliseconds(BestTime(repeats, func() {
 			if _, e := lm.NextLogits(tokens[:p+1], 1); e != nil {
 				err = e
 			}

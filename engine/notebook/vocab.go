@@ -1,14 +1,8 @@
 package notebook
 
 import (
-	"bytes"
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/tokenbytoken/course/engine"
 )
@@ -61,27 +55,6 @@ func PartShares(prof *engine.Profile) (parts []string, flops, bytes, times []flo
 // FLOPs of one decode step at position pos of a model of shape c.
 func VocabShare(c engine.Config, pos int) float64 {
 	return float64(c.StepCost(pos)[engine.PartVocab].FLOPs) / float64(DecodeStepFLOPs(c, pos))
-}
-
-// StdlibExcerpts returns, for each file (a path under GOROOT/src, such as
-// "bytes/buffer.go"), up to size bytes of Go from its middle, starting at
-// the beginning of a line.
-func StdlibExcerpts(files []string, size int) ([]string, error) {
-	root, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT: %w", err)
-	}
-	var texts []string
-	for _, f := range files {
-		src, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "src", f))
-		if err != nil {
-			return nil, err
-		}
-		mid := len(src) / 2
-		mid += bytes.IndexByte(src[mid:], '\n') + 1
-		texts = append(texts, string(src[mid:min(mid+size, len(src))]))
-	}
-	return texts, nil
 }
 
 // CountTokens encodes every text (without BOS) and returns the total bytes

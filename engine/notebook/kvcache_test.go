@@ -8,18 +8,18 @@ import (
 	"github.com/tokenbytoken/course/engine"
 )
 
-func TestMillisAndBestOf(t *testing.T) {
-	if got := Millis(1500 * time.Microsecond); got != 1.5 {
-		t.Errorf("Millis(1.5ms) = %v", got)
+func TestMillisecondsAndBestTime(t *testing.T) {
+	if got := Milliseconds(1500 * time.Microsecond); got != 1.5 {
+		t.Errorf("Milliseconds(1.5ms) = %v", got)
 	}
 	calls := 0
-	if d := BestOf(4, func() { calls++ }); calls != 4 || d < 0 {
-		t.Errorf("BestOf(4, f) called f %d times and returned %v", calls, d)
+	if d := BestTime(4, func() { calls++ }); calls != 4 || d < 0 {
+		t.Errorf("BestTime(4, f) called f %d times and returned %v", calls, d)
 	}
 	calls = 0
-	BestOf(0, func() { calls++ })
+	BestTime(0, func() { calls++ })
 	if calls != 1 {
-		t.Errorf("BestOf(0, f) called f %d times, want once", calls)
+		t.Errorf("BestTime(0, f) called f %d times, want once", calls)
 	}
 }
 
@@ -33,7 +33,7 @@ func TestSmallHelpers(t *testing.T) {
 	if got := Positions(8, 4); !slices.Equal(got, []int{0, 4, 8}) {
 		t.Errorf("Positions(8, 4) = %v", got)
 	}
-	if got := Labels([]int{0, 32}); !slices.Equal(got, []string{"0", "32"}) {
+	if got := IntLabels([]int{0, 32}...); !slices.Equal(got, []string{"0", "32"}) {
 		t.Errorf("Labels = %v", got)
 	}
 	if got := CountLabels(3); !slices.Equal(got, []string{"1", "2", "3"}) {

@@ -2,7 +2,6 @@ package notebook
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -21,27 +20,6 @@ func Count(ids []int, id int) int {
 		}
 	}
 	return n
-}
-
-// RepeatedNGrams returns the share of the n-grams of ids (runs of n tokens,
-// len(ids)-n+1 of them) that already occurred earlier in ids: 0 for text
-// that never repeats itself, near 1 for a loop. It is 0 when ids is
-// shorter than n.
-func RepeatedNGrams(ids []int, n int) float64 {
-	seen := map[string]bool{}
-	total, repeated := 0, 0
-	for i := 0; i+n <= len(ids); i++ {
-		key := fmt.Sprint(ids[i : i+n])
-		if seen[key] {
-			repeated++
-		}
-		seen[key] = true
-		total++
-	}
-	if total == 0 {
-		return 0
-	}
-	return float64(repeated) / float64(total)
 }
 
 // DistinctShare returns the number of different ids in ids divided by
@@ -82,7 +60,7 @@ func Continue(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts
 func LoopStats(m *engine.Model, tok *engine.Tokenizer, prompts []string, n int, opts engine.Options) (repeated, distinct float64) {
 	for _, p := range prompts {
 		out := Continue(m, tok, p, n, opts)
-		repeated += RepeatedNGrams(out, 4) / float64(len(prompts))
+		repeated += RepeatedNGramRate(out, 4) / float64(len(prompts))
 		distinct += DistinctShare(out) / float64(len(prompts))
 	}
 	return repeated, distinct

@@ -18,7 +18,7 @@ func TestCount(t *testing.T) {
 	}
 }
 
-func TestRepeatedNGrams(t *testing.T) {
+func TestRepeatedNGramRateOnLoops(t *testing.T) {
 	for _, c := range []struct {
 		ids  []int
 		n    int
@@ -30,8 +30,8 @@ func TestRepeatedNGrams(t *testing.T) {
 		{[]int{1, 2, 3, 1, 2, 3, 1}, 4, 1. / 4}, // 1231 2312 3123 1231
 		{[]int{1, 2}, 3, 0},                     // shorter than n
 	} {
-		if got := RepeatedNGrams(c.ids, c.n); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("RepeatedNGrams(%v, %d) = %v, want %v", c.ids, c.n, got, c.want)
+		if got := RepeatedNGramRate(c.ids, c.n); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("RepeatedNGramRate(%v, %d) = %v, want %v", c.ids, c.n, got, c.want)
 		}
 	}
 }
@@ -133,8 +133,8 @@ func TestContinueAndLoopStats(t *testing.T) {
 		t.Fatalf("Continue gave %d tokens %v; want 20, none of them the end of the text", len(out), out)
 	}
 	rep, dist := LoopStats(m, tok, []string{prompt, prompt}, 20, engine.Options{})
-	if rep != RepeatedNGrams(out, 4) || dist != DistinctShare(out) {
-		t.Errorf("LoopStats of the same prompt twice = %v, %v; want the prompt's own %v, %v", rep, dist, RepeatedNGrams(out, 4), DistinctShare(out))
+	if rep != RepeatedNGramRate(out, 4) || dist != DistinctShare(out) {
+		t.Errorf("LoopStats of the same prompt twice = %v, %v; want the prompt's own %v, %v", rep, dist, RepeatedNGramRate(out, 4), DistinctShare(out))
 	}
 	_, logits := NextLogits(m, tok, prompt)
 	if len(logits) != m.Config.VocabSize || engine.Argmax(logits) != out[0] {

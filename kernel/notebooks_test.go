@@ -173,3 +173,42 @@ func TestNotebookMetadataIsWhatJupyterLabWrites(t *testing.T) {
 		}
 	}
 }
+
+// maxCodeLines is the longest a notebook's code cell may be: a cell reads as
+// one experiment, and the plumbing behind it lives in engine/notebook.
+const maxCodeLines = 25
+
+// TestNotebookCellsReadAsTheExperiment: every code cell is at most
+// maxCodeLines lines, and two code cells never follow each other without a
+// Markdown cell between them that says why the second one runs.
+func TestNotebookCellsReadAsTheExperiment(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "notebooks", "*.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nb notebookFile
+			if err := json.Unmarshal(data, &nb); err != nil {
+				t.Fatalf("not a notebook: %v", err)
+			}
+			previous := ""
+			for i, cell := range nb.Cells {
+				if cell.CellType == "code" {
+					src := strings.TrimRight(source(t, cell.Source), "\n")
+					if n := strings.Count(src, "\n") + 1; n > maxCodeLines {
+						t.Errorf("code cell %d (%s) is %d lines; at most %d: move its plumbing into engine/notebook", i, cell.ID, n, maxCodeLines)
+					}
+					if previous == "code" {
+						t.Errorf("code cell %d (%s) follows a code cell: put a sentence of why between them", i, cell.ID)
+					}
+				}
+				previous = cell.CellType
+			}
+		})
+	}
+}

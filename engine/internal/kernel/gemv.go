@@ -5,8 +5,8 @@ import "fmt"
 // Gemv sets out = W·x for a row-major W of shape (rows, cols) = (len(out),
 // len(x)): the matrix-vector product of a decoding step. Rows are taken
 // four at a time with x loaded once for all four, short rows fetched from
-// memory ahead of time (see shortRow); columns past the last
-// multiple of 8, and rows past the last multiple of 4, are summed in plain
+// memory ahead of time (see shortRow), columns 8 at a time and the last
+// few through a mask; rows past the last multiple of 4 are summed in plain
 // Go. Without the kernels (!Available) it goes through gonum. It panics if
 // w is shorter than rows·cols.
 func Gemv(out, x, w []float32) {
@@ -25,19 +25,13 @@ func Gemv(out, x, w []float32) {
 		clear(out)
 		return
 	}
-	n8 := cols / 8 * 8
 	ahead := 0
 	if cols <= shortRow {
 		ahead = 4 * prefetchRows * cols
 	}
 	r := 0
-	if n8 > 0 {
-		for ; r+4 <= rows; r += 4 {
-			dot4(n8, &x[0], &w[r*cols], cols, &out[r], ahead)
-			for i := r; i < r+4; i++ {
-				out[i] += dotGo(w[i*cols+n8:(i+1)*cols], x[n8:])
-			}
-		}
+	for ; r+4 <= rows; r += 4 {
+		dot4(cols, &x[0], &w[r*cols], cols, &out[r], ahead)
 	}
 	for ; r < rows; r++ {
 		out[r] = dotGo(w[r*cols:(r+1)*cols], x)

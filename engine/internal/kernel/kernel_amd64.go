@@ -16,8 +16,8 @@ var wide = Available && cpu.X86.HasAVX512F
 //go:noescape
 func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)
 
-// dot4 sets out[r] = Σ_{j<n} w[r·ldw + j]·x[j] for r in 0..3; n is a
-// multiple of 8. With ahead > 0 it also prefetches the 4·n numbers that
+// dot4 sets out[r] = Σ_{j<n} w[r·ldw + j]·x[j] for r in 0..3; n is at
+// least 1. With ahead > 0 it also prefetches the 4·n numbers that
 // start ahead bytes past w. The caller guarantees every index is in range.
 //
 //go:noescape

@@ -108,3 +108,34 @@ func BenchmarkGemv(b *testing.B) {
 		}
 	}
 }
+
+// TestGemvReadsNothingPastTheRows puts infinities right after the last
+// row of W (and x): the masked last columns must neither read nor add
+// them, or the products would be NaN or infinite.
+func TestGemvReadsNothingPastTheRows(t *testing.T) {
+	requireKernel(t)
+	for _, cols := range []int{1, 5, 13, 20} {
+		rows := 8
+		w := make([]float32, rows*cols+16)
+		x := make([]float32, cols+16)
+		for i := range w {
+			w[i] = float32(math.Inf(1))
+			if i < rows*cols {
+				w[i] = 1
+			}
+		}
+		for i := range x {
+			x[i] = float32(math.Inf(-1))
+			if i < cols {
+				x[i] = 2
+			}
+		}
+		out := make([]float32, rows)
+		Gemv(out, x[:cols], w[:rows*cols])
+		for r, v := range out {
+			if v != float32(2*cols) {
+				t.Fatalf("cols=%d: row %d gives %v, want %d", cols, r, v, 2*cols)
+			}
+		}
+	}
+}

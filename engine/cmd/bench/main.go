@@ -195,6 +195,29 @@ type timing struct {
 	TokPerS  float64 `json:"tok_per_s"` // tokens / median
 }
 
+// noCacheReport is the decode of the same tokens with and without the KV
+// cache (-no-cache).
+type noCacheReport struct {
+	Tokens         int     `json:"tokens"`
+	WithMS         float64 `json:"with_cache_median_ms"`
+	WithoutMS      float64 `json:"without_cache_median_ms"`
+	Positions      int64   `json:"positions_without_cache"`
+	AllocatedBytes uint64  `json:"allocated_bytes_without_cache"`
+}
+
+// speculativeReport is speculative decoding with a draft model (-speculate)
+// against the target alone.
+type speculativeReport struct {
+	Draft         string  `json:"draft"`
+	Gamma         int     `json:"gamma"`
+	Tokens        int     `json:"tokens"`
+	Acceptance    float64 `json:"acceptance"`
+	TokensPerPass float64 `json:"tokens_per_target_pass"`
+	MedianMS      float64 `json:"median_ms"`
+	PlainMedianMS float64 `json:"plain_median_ms"`
+	SpeedUp       float64 `json:"speed_up"`
+}
+
 // partShare is one row of a profile.
 type partShare struct {
 	Part       string  `json:"part"`
@@ -218,30 +241,15 @@ type report struct {
 	RSSAfterLoad int64 `json:"rss_after_load_bytes"`
 	PeakRSS      int64 `json:"peak_rss_bytes"`
 
-	Decode            timing      `json:"decode"`
-	PrefillBatched    timing      `json:"prefill_batched"`
-	PrefillSequential timing      `json:"prefill_sequential"`
-	DecodeParts       []partShare `json:"decode_parts"`
-	PrefillParts      []partShare `json:"prefill_parts"`
-	KVCacheFullBytes  int64       `json:"kv_cache_full_context_bytes"`
-	KVCacheBytes      int64       `json:"kv_cache_bytes_after_decode"`
-	NoCache           *struct {
-		Tokens         int     `json:"tokens"`
-		WithMS         float64 `json:"with_cache_median_ms"`
-		WithoutMS      float64 `json:"without_cache_median_ms"`
-		Positions      int64   `json:"positions_without_cache"`
-		AllocatedBytes uint64  `json:"allocated_bytes_without_cache"`
-	} `json:"no_cache,omitempty"`
-	Speculative *struct {
-		Draft         string  `json:"draft"`
-		Gamma         int     `json:"gamma"`
-		Tokens        int     `json:"tokens"`
-		Acceptance    float64 `json:"acceptance"`
-		TokensPerPass float64 `json:"tokens_per_target_pass"`
-		MedianMS      float64 `json:"median_ms"`
-		PlainMedianMS float64 `json:"plain_median_ms"`
-		SpeedUp       float64 `json:"speed_up"`
-	} `json:"speculative,omitempty"`
+	Decode            timing             `json:"decode"`
+	PrefillBatched    timing             `json:"prefill_batched"`
+	PrefillSequential timing             `json:"prefill_sequential"`
+	DecodeParts       []partShare        `json:"decode_parts"`
+	PrefillParts      []partShare        `json:"prefill_parts"`
+	KVCacheFullBytes  int64              `json:"kv_cache_full_context_bytes"`
+	KVCacheBytes      int64              `json:"kv_cache_bytes_after_decode"`
+	NoCache           *noCacheReport     `json:"no_cache,omitempty"`
+	Speculative       *speculativeReport `json:"speculative,omitempty"`
 
 	decodeProfile, prefillProfile engine.Profile
 	cacheCapacity                 int
@@ -399,13 +407,7 @@ func measure(s settings, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rep.NoCache = &struct {
-			Tokens         int     `json:"tokens"`
-			WithMS         float64 `json:"with_cache_median_ms"`
-			WithoutMS      float64 `json:"without_cache_median_ms"`
-			Positions      int64   `json:"positions_without_cache"`
-			AllocatedBytes uint64  `json:"allocated_bytes_without_cache"`
-		}{n, with.MedianMS, without.MedianMS, nc.Positions, scratch}
+		rep.NoCache = &noCacheReport{n, with.MedianMS, without.MedianMS, nc.Positions, scratch}
 	}
 
 	if draft != nil {
@@ -425,16 +427,7 @@ func measure(s settings, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rep.Speculative = &struct {
-			Draft         string  `json:"draft"`
-			Gamma         int     `json:"gamma"`
-			Tokens        int     `json:"tokens"`
-			Acceptance    float64 `json:"acceptance"`
-			TokensPerPass float64 `json:"tokens_per_target_pass"`
-			MedianMS      float64 `json:"median_ms"`
-			PlainMedianMS float64 `json:"plain_median_ms"`
-			SpeedUp       float64 `json:"speed_up"`
-		}{draft.Name, s.gamma, len(stats.Tokens), stats.AcceptanceRate(), stats.TokensPerTargetPass(), spec.MedianMS, plain.MedianMS, plain.MedianMS / spec.MedianMS}
+		rep.Speculative = &speculativeReport{draft.Name, s.gamma, len(stats.Tokens), stats.AcceptanceRate(), stats.TokensPerTargetPass(), spec.MedianMS, plain.MedianMS, plain.MedianMS / spec.MedianMS}
 	}
 	_, rep.PeakRSS = residentMemory()
 	if s.jsonOut {

@@ -35,12 +35,11 @@ var transposed = sync.Pool{New: func() any { return new([]float32) }}
 // Large products are split across cores by bands of rows. It panics if a
 // matrix is too short for its shape.
 //
-// Without the kernels (!Available) the product goes through gonum; so does
-// a stored-transposed B with fewer than 8 rows of A (a prefill of a few
-// tokens), where copying B into the layout the kernel reads would cost more
-// than the kernel saves.
+// A stored-transposed B, the layout of a weight matrix, is multiplied as
+// it is stored (see gemmNT). Without the kernels (!Available) the product
+// goes through gonum.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if !Available || (transB && m < 8) {
+	if !Available {
 		gonumGemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
@@ -78,7 +77,13 @@ func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, ld
 	if k == 0 || alpha == 0 {
 		return
 	}
-	// The kernel reads B as (k, n) rows: a stored-transposed B is copied.
+	// A stored-transposed B (a weight matrix) is read as it is stored,
+	// unless A is transposed too: then B is copied into the (k, n) rows
+	// the blocked kernel reads.
+	if transB && !transA {
+		gemmNT(m, n, k, alpha, a, lda, b, ldb, c, ldc)
+		return
+	}
 	if transB {
 		buf := transposed.Get().(*[]float32)
 		defer transposed.Put(buf)

@@ -20,7 +20,7 @@ func TestGemmMatchesGonum(t *testing.T) {
 		}
 		return v
 	}
-	shapes := [][3]int{{1, 1, 1}, {4, 16, 1}, {5, 17, 3}, {8, 32, 300}, {37, 53, 29}, {64, 352, 128}, {130, 48, 513}, {3, 15, 7}}
+	shapes := [][3]int{{1, 1, 1}, {4, 16, 1}, {5, 17, 3}, {8, 32, 300}, {37, 53, 29}, {64, 352, 128}, {130, 48, 513}, {3, 15, 7}, {2, 7, 16}, {7, 13, 1100}, {200, 12, 72}, {100, 30, 1030}}
 	for _, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
@@ -82,9 +82,18 @@ func TestGemmRejectsShortMatrices(t *testing.T) {
 	Gemm(false, false, 4, 16, 4, 1, make([]float32, 15), 4, make([]float32, 64), 16, 0, make([]float32, 64), 16)
 }
 
+// BenchmarkGemm times the products of training (B as stored, "NN") and of
+// a prefill (a batch of 128 tokens times a weight matrix stored as
+// (outputs, inputs) rows, "NT": the stories15M shape's MLP and the 110M
+// shape's).
 func BenchmarkGemm(b *testing.B) {
-	for _, sh := range [][3]int{{2048, 352, 128}, {2048, 128, 352}, {128, 352, 2048}, {2048, 2048, 128}} {
-		m, n, k := sh[0], sh[1], sh[2]
+	for _, sh := range [][4]int{{2048, 352, 128, 0}, {2048, 128, 352, 0}, {128, 352, 2048, 0}, {2048, 2048, 128, 0},
+		{128, 768, 288, 1}, {128, 288, 768, 1}, {128, 2048, 768, 1}, {8, 2048, 768, 1}} {
+		m, n, k, tb := sh[0], sh[1], sh[2], sh[3] == 1
+		ldb, form := n, "NN"
+		if tb {
+			ldb, form = k, "NT"
+		}
 		a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
 		for i := range a {
 			a[i] = float32(i%7) - 3 // gonum skips zeros in A
@@ -103,9 +112,9 @@ func BenchmarkGemm(b *testing.B) {
 			if impl.name != "gonum" && !Available {
 				continue
 			}
-			b.Run(fmt.Sprintf("%s/%dx%dx%d", impl.name, m, n, k), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%s/%dx%dx%d", impl.name, form, m, n, k), func(b *testing.B) {
 				for b.Loop() {
-					impl.f(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)
+					impl.f(false, tb, m, n, k, 1, a, k, bb, ldb, 0, c, n)
 				}
 				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})

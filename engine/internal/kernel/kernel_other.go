@@ -38,3 +38,11 @@ func swiglu8(n int, gate, up *float32) {
 func max8(n int, x *float32) float32 {
 	panic("kernel: no kernels on this architecture")
 }
+
+func dot3x4(n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32) {
+	panic("kernel: no kernels on this architecture")
+}
+
+func dot1x4(n int, x *float32, w *float32, ldw int, c *float32, alpha float32) {
+	panic("kernel: no kernels on this architecture")
+}

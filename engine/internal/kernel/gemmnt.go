@@ -1,0 +1,98 @@
+package kernel
+
+import (
+	"runtime"
+	"sync"
+)
+
+// The product with a weight matrix as it is stored.
+//
+// A layer's weights are stored as (outputs, inputs) rows, so a batch of
+// tokens times the weights is A·Bᵀ with both A's rows and B's rows running
+// along the inner dimension: C[i][j] is the dot product of token i with
+// weight row j. gemmNT computes it in that layout, with no transposed copy
+// of B: dot3x4 takes three tokens and four weight rows at a time, so each
+// weight read serves three tokens while it sits in a register, and the
+// twelve sums stay in twelve registers until the end.
+//
+// The inner dimension is cut into slices of ntK, and the tokens into
+// groups of ntM, so that the four weight rows dot3x4 works on stay in the
+// L1 cache while every group of three tokens uses them, and the group's
+// slice of A stays in the L2 cache while every block of four weight rows
+// passes over it. Each weight is then read from memory once per group of
+// ntM tokens. The last k mod 8 columns, and weight rows past the last
+// multiple of 4, are summed in plain Go.
+
+const (
+	ntK = 512 // inner-dimension slice: 4 weight rows of it are 8 kB
+	ntM = 96  // tokens per group (a multiple of 3): 192 kB of A per slice
+)
+
+// gemmNT adds alpha·A·Bᵀ to C: C[i][j] += alpha·Σ_p A[i][p]·B[j][p] for A
+// of shape (m, k), B of shape (n, k) and C of shape (m, n), row-major with
+// strides lda, ldb and ldc. Large products are split across cores by
+// bands of columns of C (of rows of B), so each core reads its own part of
+// the weights; every element is summed by one goroutine in one order,
+// whatever the number of cores.
+func gemmNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	workers := 1
+	if m*n*k >= parallelWork && n >= 8 {
+		workers = min(runtime.GOMAXPROCS(0), n/4)
+	}
+	if workers <= 1 {
+		gemmNTCols(0, n, m, k, alpha, a, lda, b, ldb, c, ldc)
+		return
+	}
+	per := (n/4 + workers - 1) / workers * 4
+	var wg sync.WaitGroup
+	for j0 := 0; j0 < n; j0 += per {
+		j1 := min(j0+per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gemmNTCols(j0, j1, m, k, alpha, a, lda, b, ldb, c, ldc)
+		}()
+	}
+	wg.Wait()
+}
+
+// gemmNTCols is gemmNT for columns [j0, j1) of C.
+func gemmNTCols(j0, j1, m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	k8 := k / 8 * 8
+	j4 := j0 + (j1-j0)/4*4
+	for p0 := 0; p0 < k8; p0 += ntK {
+		kc := min(ntK, k8-p0)
+		for i0 := 0; i0 < m; i0 += ntM {
+			i1 := min(i0+ntM, m)
+			for j := j0; j < j4; j += 4 {
+				i := i0
+				for ; i+3 <= i1; i += 3 {
+					dot3x4(kc, &a[i*lda+p0], lda, &b[j*ldb+p0], ldb, &c[i*ldc+j], ldc, alpha)
+				}
+				for ; i < i1; i++ {
+					dot1x4(kc, &a[i*lda+p0], &b[j*ldb+p0], ldb, &c[i*ldc+j], alpha)
+				}
+			}
+		}
+	}
+	// The edges: the last k mod 8 columns of the rows the kernels took,
+	// then whole rows of B past the last multiple of 4.
+	for i := range m {
+		ai := a[i*lda : i*lda+k]
+		for j := j0; j < j1; j++ {
+			bj := b[j*ldb : j*ldb+k]
+			from := k8
+			if j >= j4 {
+				from = 0
+			}
+			if from == k {
+				continue
+			}
+			var s float32
+			for p := from; p < k; p++ {
+				s += ai[p] * bj[p]
+			}
+			c[i*ldc+j] += alpha * s
+		}
+	}
+}

@@ -1,0 +1,137 @@
+#include "textflag.h"
+
+// func dot3x4(n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
+//
+// Twelve dot products at once, added into c: for t = 0..2 and r = 0..3,
+// c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j]; n is a positive
+// multiple of 8. Each step of 8 columns loads the three rows of x once and
+// each of the four rows of w once, and does twelve multiply-adds into
+// twelve accumulators (Y0..Y11, one per product), so a weight read from
+// memory serves three tokens.
+TEXT ·dot3x4(SB), NOSPLIT, $0-60
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), BX
+	MOVQ w+24(FP), DI
+	MOVQ ldw+32(FP), R8
+	MOVQ c+40(FP), DX
+	MOVQ ldc+48(FP), R14
+	SHLQ $2, BX
+	SHLQ $2, R8
+	SHLQ $2, R14
+	LEAQ (SI)(BX*1), R12
+	LEAQ (SI)(BX*2), R13
+	LEAQ (DI)(R8*1), R9
+	LEAQ (DI)(R8*2), R10
+	LEAQ (R9)(R8*2), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ   AX, AX
+	SHRQ   $3, CX
+
+loop:
+	VMOVUPS     (SI)(AX*1), Y12
+	VMOVUPS     (R12)(AX*1), Y13
+	VMOVUPS     (R13)(AX*1), Y14
+	VMOVUPS     (DI)(AX*1), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VFMADD231PS Y15, Y14, Y8
+	VMOVUPS     (R9)(AX*1), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VFMADD231PS Y15, Y14, Y9
+	VMOVUPS     (R10)(AX*1), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VFMADD231PS Y15, Y14, Y10
+	VMOVUPS     (R11)(AX*1), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	VFMADD231PS Y15, Y14, Y11
+	ADDQ        $32, AX
+	DECQ        CX
+	JNZ         loop
+
+	// Each group of four accumulators sums to four numbers, scaled by
+	// alpha and added to a row of c.
+	VBROADCASTSS alpha+56(FP), X15
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DX), X0, X0
+	VMOVUPS      X0, (DX)
+	VHADDPS      Y5, Y4, Y4
+	VHADDPS      Y7, Y6, Y6
+	VHADDPS      Y6, Y4, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDPS       X5, X4, X4
+	VMULPS       X15, X4, X4
+	VADDPS       (DX)(R14*1), X4, X4
+	VMOVUPS      X4, (DX)(R14*1)
+	VHADDPS      Y9, Y8, Y8
+	VHADDPS      Y11, Y10, Y10
+	VHADDPS      Y10, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPS       X9, X8, X8
+	VMULPS       X15, X8, X8
+	VADDPS       (DX)(R14*2), X8, X8
+	VMOVUPS      X8, (DX)(R14*2)
+	VZEROUPPER
+	RET
+
+// func dot1x4(n int, x *float32, w *float32, ldw int, c *float32, alpha float32)
+//
+// dot3x4 for one row of x: c[r] += alpha·Σ_{j<n} x[j]·w[r·ldw + j] for
+// r = 0..3; n is a positive multiple of 8.
+TEXT ·dot1x4(SB), NOSPLIT, $0-44
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ w+16(FP), DI
+	MOVQ ldw+24(FP), R8
+	MOVQ c+32(FP), DX
+	SHLQ $2, R8
+	LEAQ (DI)(R8*1), R9
+	LEAQ (DI)(R8*2), R10
+	LEAQ (R9)(R8*2), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   AX, AX
+	SHRQ   $3, CX
+
+loop1:
+	VMOVUPS     (SI)(AX*1), Y8
+	VFMADD231PS (DI)(AX*1), Y8, Y0
+	VFMADD231PS (R9)(AX*1), Y8, Y1
+	VFMADD231PS (R10)(AX*1), Y8, Y2
+	VFMADD231PS (R11)(AX*1), Y8, Y3
+	ADDQ        $32, AX
+	DECQ        CX
+	JNZ         loop1
+
+	VBROADCASTSS alpha+40(FP), X15
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y3, Y2, Y2
+	VHADDPS      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMULPS       X15, X0, X0
+	VADDPS       (DX), X0, X0
+	VMOVUPS      X0, (DX)
+	VZEROUPPER
+	RET

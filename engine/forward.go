@@ -158,15 +158,21 @@ func (s *State) forward(token, pos int) {
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
-		matmul(s.q, s.xb, w.Wq[l*dim*dim:(l+1)*dim*dim])
-		matmul(k, s.xb, w.Wk[l*kvDim*dim:(l+1)*kvDim*dim])
-		matmul(v, s.xb, w.Wv[l*kvDim*dim:(l+1)*kvDim*dim])
-		s.rope.apply(s.q, pos)
-		s.rope.apply(k, pos)
+		// q, k and v are computed in one hand-off to the cores, each
+		// range of rows of q and k rotated as soon as it is done.
+		q, k, v := s.q, s.Cache.Key(l, pos), s.Cache.Value(l, pos)
+		wq, wk, wv := w.Wq[l*dim*dim:(l+1)*dim*dim], w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], w.Wv[l*kvDim*dim:(l+1)*kvDim*dim]
+		inParallel(
+			rowWork{dim, dim, func(r0, r1 int) { matmulRows(q, s.xb, wq, r0, r1); s.rope.applyRows(q, pos, r0, r1) }},
+			rowWork{kvDim, dim, func(r0, r1 int) { matmulRows(k, s.xb, wk, r0, r1); s.rope.applyRows(k, pos, r0, r1) }},
+			rowWork{kvDim, dim, func(r0, r1 int) { matmulRows(v, s.xb, wv, r0, r1) }},
+		)
 		s.attention(l, pos)
-		matmul(s.xb2, s.xb, w.Wo[l*dim*dim:(l+1)*dim*dim])
-		add(x, s.xb2)
+		wo := w.Wo[l*dim*dim : (l+1)*dim*dim]
+		inParallel(rowWork{dim, dim, func(r0, r1 int) {
+			matmulRows(s.xb2, s.xb, wo, r0, r1)
+			add(x[r0:r1], s.xb2[r0:r1])
+		}})
 		if prof != nil {
 			t = prof.tick(PartAttention, t, Cost{})
 		}
@@ -176,11 +182,16 @@ func (s *State) forward(token, pos int) {
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		matmul(s.hb, s.xb, w.W1[l*hidden*dim:(l+1)*hidden*dim])
-		matmul(s.hb2, s.xb, w.W3[l*hidden*dim:(l+1)*hidden*dim])
-		swiglu(s.hb, s.hb2)
-		matmul(s.xb, s.hb, w.W2[l*dim*hidden:(l+1)*dim*hidden])
-		add(x, s.xb)
+		w1, w3, w2 := w.W1[l*hidden*dim:(l+1)*hidden*dim], w.W3[l*hidden*dim:(l+1)*hidden*dim], w.W2[l*dim*hidden:(l+1)*dim*hidden]
+		inParallel(rowWork{hidden, 2 * dim, func(r0, r1 int) {
+			matmulRows(s.hb, s.xb, w1, r0, r1)
+			matmulRows(s.hb2, s.xb, w3, r0, r1)
+			swiglu(s.hb[r0:r1], s.hb2[r0:r1])
+		}})
+		inParallel(rowWork{dim, hidden, func(r0, r1 int) {
+			matmulRows(s.xb, s.hb, w2, r0, r1)
+			add(x[r0:r1], s.xb[r0:r1])
+		}})
 		if prof != nil {
 			t = prof.tick(PartMLP, t, Cost{})
 		}

@@ -70,15 +70,17 @@ func (t *ropeTable) extend(positions int) {
 }
 
 // apply rotates vec, a run of heads, for position pos (see rope).
-func (t *ropeTable) apply(vec []float32, pos int) {
+func (t *ropeTable) apply(vec []float32, pos int) { t.applyRows(vec, pos, 0, len(vec)) }
+
+// applyRows rotates the numbers r0..r1-1 of vec, a run of heads, for
+// position pos; r0 and r1 are even, so the pairs stay whole.
+func (t *ropeTable) applyRows(vec []float32, pos, r0, r1 int) {
 	cos, sin := t.cos[pos*t.half:(pos+1)*t.half], t.sin[pos*t.half:(pos+1)*t.half]
-	for h := 0; h < len(vec); h += 2 * t.half {
-		head := vec[h : h+2*t.half]
-		for i := range t.half {
-			a, b := head[2*i], head[2*i+1]
-			head[2*i] = a*cos[i] - b*sin[i]
-			head[2*i+1] = a*sin[i] + b*cos[i]
-		}
+	for r := r0; r+1 < r1; r += 2 {
+		i := r % (2 * t.half) / 2
+		a, b := vec[r], vec[r+1]
+		vec[r] = a*cos[i] - b*sin[i]
+		vec[r+1] = a*sin[i] + b*cos[i]
 	}
 }
 

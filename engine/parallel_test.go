@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"testing"
@@ -71,5 +72,52 @@ func TestParallelForCoversEveryItemOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(3 * spinWait)
+	}
+}
+
+// TestSameLogitsOnAnyNumberOfCores runs the same tokens through a decode
+// loop and a prefill with one, two and three cores: the logits must be
+// bit for bit the same, since every row of every product is summed by one
+// goroutine in one order whatever the split. The shape is large enough
+// for every product to be split, and its widths (258 and 86) are not
+// multiples of 4, so blocks of rows end inside the pieces of a fused
+// hand-off.
+func TestSameLogitsOnAnyNumberOfCores(t *testing.T) {
+	c := Config{Dim: 258, HiddenDim: 514, NLayers: 2, NHeads: 3, NKVHeads: 1, VocabSize: 300, SeqLen: 160}
+	m := randomModel(c, 11)
+	tokens := make([]int, 150)
+	for i := range tokens {
+		tokens[i] = (i*37 + 5) % c.VocabSize
+	}
+	run := func(procs int) (decode, prefill []float32) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		s := m.NewState()
+		for pos, tok := range tokens {
+			logits, err := s.Forward(tok, pos)
+			if err != nil {
+				t.Fatalf("%d cores: Forward(%d, %d): %v", procs, tok, pos, err)
+			}
+			decode = append(decode, logits...)
+		}
+		p := m.NewState()
+		logits, err := p.Prefill(tokens, 0)
+		if err != nil {
+			t.Fatalf("%d cores: Prefill: %v", procs, err)
+		}
+		return decode, append([]float32(nil), logits...)
+	}
+	wantDecode, wantPrefill := run(1)
+	for _, procs := range []int{2, 3} {
+		gotDecode, gotPrefill := run(procs)
+		for i := range wantDecode {
+			if math.Float32bits(gotDecode[i]) != math.Float32bits(wantDecode[i]) {
+				t.Fatalf("Forward with %d cores: logit %d of position %d is %g; with one core %g", procs, i%c.VocabSize, i/c.VocabSize, gotDecode[i], wantDecode[i])
+			}
+		}
+		for i := range wantPrefill {
+			if math.Float32bits(gotPrefill[i]) != math.Float32bits(wantPrefill[i]) {
+				t.Fatalf("Prefill with %d cores: logit %d is %g; with one core %g", procs, i, gotPrefill[i], wantPrefill[i])
+			}
+		}
 	}
 }

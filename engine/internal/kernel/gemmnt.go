@@ -66,8 +66,9 @@ func gemmNTCols(j0, j1, m, k int, alpha float32, a []float32, lda int, b []float
 			i1 := min(i0+ntM, m)
 			for j := j0; j < j4; j += 4 {
 				i := i0
-				for ; i+3 <= i1; i += 3 {
-					dot3x4(kc, &a[i*lda+p0], lda, &b[j*ldb+p0], ldb, &c[i*ldc+j], ldc, alpha)
+				if groups := (i1 - i0) / 3; groups > 0 {
+					dot3x4(groups, kc, &a[i*lda+p0], lda, &b[j*ldb+p0], ldb, &c[i*ldc+j], ldc, alpha)
+					i += 3 * groups
 				}
 				for ; i < i1; i++ {
 					dot1x4(kc, &a[i*lda+p0], &b[j*ldb+p0], ldb, &c[i*ldc+j], alpha)

@@ -1,29 +1,33 @@
 #include "textflag.h"
 
-// func dot3x4(n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
+// func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
 //
-// Twelve dot products at once, added into c: for t = 0..2 and r = 0..3,
-// c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j]; n is a positive
-// multiple of 8. Each step of 8 columns loads the three rows of x once and
-// each of the four rows of w once, and does twelve multiply-adds into
-// twelve accumulators (Y0..Y11, one per product), so a weight read from
-// memory serves three tokens.
-TEXT ·dot3x4(SB), NOSPLIT, $0-60
-	MOVQ n+0(FP), CX
-	MOVQ x+8(FP), SI
-	MOVQ ldx+16(FP), BX
-	MOVQ w+24(FP), DI
-	MOVQ ldw+32(FP), R8
-	MOVQ c+40(FP), DX
-	MOVQ ldc+48(FP), R14
+// Twelve dot products at a time, added into c: for each of groups groups
+// of three rows of x, for t = 0..2 and r = 0..3,
+// c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j], then x and c
+// move on three rows; groups ≥ 1 and n is a positive multiple of 8. Each
+// step of 8 columns loads the three rows of x once and each of the four
+// rows of w once, and does twelve multiply-adds into twelve accumulators
+// (Y0..Y11, one per product), so a weight read from memory serves three
+// tokens. The four rows of w stay the same for every group: they stay in
+// the L1 cache.
+TEXT ·dot3x4(SB), NOSPLIT, $0-68
+	MOVQ x+16(FP), SI
+	MOVQ ldx+24(FP), BX
+	MOVQ w+32(FP), DI
+	MOVQ ldw+40(FP), R8
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R14
 	SHLQ $2, BX
 	SHLQ $2, R8
 	SHLQ $2, R14
-	LEAQ (SI)(BX*1), R12
-	LEAQ (SI)(BX*2), R13
 	LEAQ (DI)(R8*1), R9
 	LEAQ (DI)(R8*2), R10
 	LEAQ (R9)(R8*2), R11
+
+group:
+	LEAQ   (SI)(BX*1), R12
+	LEAQ   (SI)(BX*2), R13
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -37,6 +41,7 @@ TEXT ·dot3x4(SB), NOSPLIT, $0-60
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 	XORQ   AX, AX
+	MOVQ   n+8(FP), CX
 	SHRQ   $3, CX
 
 loop:
@@ -63,9 +68,9 @@ loop:
 	DECQ        CX
 	JNZ         loop
 
-	// Each group of four accumulators sums to four numbers, scaled by
-	// alpha and added to a row of c.
-	VBROADCASTSS alpha+56(FP), X15
+	// Each row's four accumulators sum to four numbers, scaled by alpha
+	// and added to the row of c. Y15 (alpha) was overwritten in the loop.
+	VBROADCASTSS alpha+64(FP), X15
 	VHADDPS      Y1, Y0, Y0
 	VHADDPS      Y3, Y2, Y2
 	VHADDPS      Y2, Y0, Y0
@@ -90,6 +95,14 @@ loop:
 	VMULPS       X15, X8, X8
 	VADDPS       (DX)(R14*2), X8, X8
 	VMOVUPS      X8, (DX)(R14*2)
+
+	// The next three rows of x and of c.
+	LEAQ (SI)(BX*2), SI
+	ADDQ BX, SI
+	LEAQ (DX)(R14*2), DX
+	ADDQ R14, DX
+	DECQ groups+0(FP)
+	JNZ  group
 	VZEROUPPER
 	RET
 

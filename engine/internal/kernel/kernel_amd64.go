@@ -63,12 +63,14 @@ func swiglu8(n int, gate, up *float32)
 //go:noescape
 func max8(n int, x *float32) float32
 
-// dot3x4 adds alpha times twelve dot products to c: for t in 0..2 and r in
-// 0..3, c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j]. n is a
-// positive multiple of 8. The caller guarantees every index is in range.
+// dot3x4 adds alpha times twelve dot products to c for each of groups
+// groups of three rows of x: for t in 0..2 and r in 0..3,
+// c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j], then x and c
+// move on three rows. groups is at least 1 and n a positive multiple of 8.
+// The caller guarantees every index is in range.
 //
 //go:noescape
-func dot3x4(n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
+func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
 
 // dot1x4 is dot3x4 for one row of x: c[r] += alpha·Σ_{j<n} x[j]·w[r·ldw + j]
 // for r in 0..3.

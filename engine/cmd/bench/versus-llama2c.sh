@@ -12,7 +12,11 @@
 # two-thread rows when the compiler has OpenMP. MODELS_DIR holds
 # stories260K.bin and tok512.bin. A model of the stories15M shape with
 # random weights, and a tokenizer for it, are written to the temporary
-# directory by bench -make-model, so nothing is downloaded.
+# directory by bench -make-model, so nothing is downloaded. The course's
+# default target (engine/models/target.bin) has rows of its own. With
+# BIG=1 in the environment, a model of the 110M shape (dim 768, 12 layers,
+# 440 MB of random weights, 1024 positions) is made and measured too: its
+# rows take some minutes.
 #
 # Each row runs both programs ROUNDS times (default 5), alternating, and
 # prints the median tok/s of each and their ratio. run.c reports its own
@@ -31,7 +35,10 @@ for f in "$l2c/run.c" "$models/stories260K.bin" "$models/tok512.bin"; do
 	[ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
 done
 case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS = $rounds: want a whole number, at least 1" >&2; exit 2 ;; esac
-[ -f go.mod ] && grep -q 'module github.com/tokenbytoken/course' go.mod || { echo "$0: run it from the repository's root" >&2; exit 2; }
+if ! grep -qs 'module github.com/tokenbytoken/course' go.mod; then
+	echo "$0: run it from the repository's root" >&2
+	exit 2
+fi
 cc=${CC:-cc}
 
 tmp=$(mktemp -d)
@@ -77,4 +84,12 @@ row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
 row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 1
 row "stories260K, 512 steps" "$models/stories260K.bin" "$models/tok512.bin" 512 1
 [ -n "$omp" ] && row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 2
+row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 1
+[ -n "$omp" ] && row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 2
+if [ "${BIG:-}" = 1 ]; then
+	"$tmp/bench" -make-model "$tmp/random110M.bin" \
+		-dim 768 -hidden 2048 -layers 12 -heads 12 -kv-heads 12 -vocab 32000 -seq-len 1024 >/dev/null
+	row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 1
+	if [ -n "$omp" ]; then row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 2; fi
+fi
 [ -n "$omp" ] || echo "(no two-thread rows: $cc has no OpenMP)"

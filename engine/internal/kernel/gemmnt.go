@@ -80,20 +80,13 @@ func gemmNTCols(j0, j1, m, k int, alpha float32, a []float32, lda int, b []float
 	// then whole rows of B past the last multiple of 4.
 	for i := range m {
 		ai := a[i*lda : i*lda+k]
-		for j := j0; j < j1; j++ {
-			bj := b[j*ldb : j*ldb+k]
-			from := k8
-			if j >= j4 {
-				from = 0
+		if k8 < k {
+			for j := j0; j < j4; j++ {
+				c[i*ldc+j] += alpha * dotGo(ai[k8:], b[j*ldb+k8:j*ldb+k])
 			}
-			if from == k {
-				continue
-			}
-			var s float32
-			for p := from; p < k; p++ {
-				s += ai[p] * bj[p]
-			}
-			c[i*ldc+j] += alpha * s
+		}
+		for j := j4; j < j1; j++ {
+			c[i*ldc+j] += alpha * dotGo(ai, b[j*ldb:j*ldb+k])
 		}
 	}
 }

@@ -77,5 +77,12 @@ func matmulBatch(out, x, w []float32, n, rows, cols int) {
 	kernel.Gemm(false, true, n, rows, cols, 1, x[:n*cols], cols, w[:rows*cols], cols, 0, out[:n*rows], rows)
 }
 
+// matmulTokens is matmulBatch on the calling goroutine, for a caller that
+// shares the tokens among the cores itself (see byTokens). Row i of out is
+// the same, bit for bit, however the tokens are shared.
+func matmulTokens(out, x, w []float32, n, rows, cols int) {
+	kernel.MulT(n, rows, cols, x, cols, w, cols, out, rows)
+}
+
 // maxWorkers is the number of cores Go may use.
 func maxWorkers() int { return runtime.GOMAXPROCS(0) }

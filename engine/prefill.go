@@ -25,7 +25,7 @@ func (s *State) Prefill(tokens []int, pos int) ([]float32, error) {
 }
 
 // PrefillContext is Prefill that stops early when ctx is done: it checks
-// ctx between the matrix products of every layer (five times a layer), so
+// ctx between the parts of every layer (three times a layer), so
 // a long prompt is given up within a fraction of a pass, and returns ctx's
 // error. The cache then
 // holds only part of positions pos.. (a later pass from pos overwrites
@@ -159,7 +159,7 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 // returns the key and value storage of layer l for positions 0..n-1, laid
 // out (position, kv_dim); the pass writes the new positions' keys and
 // values there and attends over all of them. It stops with ctx's error when
-// ctx is done at any of the five checks of a layer.
+// ctx is done at any of the three checks of a layer.
 func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
 	w, c := s.Model.Weights, s.Model.Config
 	n := len(tokens)
@@ -187,19 +187,29 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rmsnormRows(xb, x, w.RMSAtt[l*dim:(l+1)*dim], dim)
-		if prof != nil {
-			t = prof.tick(PartNorm, t, Cost{})
-		}
 		keys, values := layerKV(l, pos+n)
 		k, v := keys[pos*kvDim:], values[pos*kvDim:]
-		matmulBatch(q, xb, w.Wq[l*dim*dim:(l+1)*dim*dim], n, dim, dim)
-		matmulBatch(k, xb, w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], n, kvDim, dim)
-		matmulBatch(v, xb, w.Wv[l*kvDim*dim:(l+1)*kvDim*dim], n, kvDim, dim)
-		for i := range n {
-			s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
-			s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
-		}
+		wq, wk, wv := w.Wq[l*dim*dim:(l+1)*dim*dim], w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], w.Wv[l*kvDim*dim:(l+1)*kvDim*dim]
+		wo := w.Wo[l*dim*dim : (l+1)*dim*dim]
+		w1, w3, w2 := w.W1[l*hidden*dim:(l+1)*hidden*dim], w.W3[l*hidden*dim:(l+1)*hidden*dim], w.W2[l*dim*hidden:(l+1)*dim*hidden]
+
+		// Up to attention, every token is worked on by itself: the
+		// tokens are shared among the cores, tokens i0..i1-1 to each.
+		s.byTokens(n, n*dim*(dim+2*kvDim), func(i0, i1 int) {
+			m := i1 - i0
+			xr, xbr := x[i0*dim:i1*dim], xb[i0*dim:i1*dim]
+			rmsnormRows(xbr, xr, w.RMSAtt[l*dim:(l+1)*dim], dim)
+			if prof != nil {
+				t = prof.tick(PartNorm, t, Cost{})
+			}
+			matmulTokens(q[i0*dim:], xbr, wq, m, dim, dim)
+			matmulTokens(k[i0*kvDim:], xbr, wk, m, kvDim, dim)
+			matmulTokens(v[i0*kvDim:], xbr, wv, m, kvDim, dim)
+			for i := i0; i < i1; i++ {
+				s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
+				s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
+			}
+		})
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -215,30 +225,29 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		matmulBatch(xb2, xb, w.Wo[l*dim*dim:(l+1)*dim*dim], n, dim, dim)
-		add(x, xb2)
-		if prof != nil {
-			t = prof.tick(PartAttention, t, Cost{})
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-
-		rmsnormRows(xb, x, w.RMSFFN[l*dim:(l+1)*dim], dim)
-		if prof != nil {
-			t = prof.tick(PartNorm, t, Cost{})
-		}
-		matmulBatch(hb, xb, w.W1[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
-		matmulBatch(hb2, xb, w.W3[l*hidden*dim:(l+1)*hidden*dim], n, hidden, dim)
-		swiglu(hb, hb2)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		matmulBatch(xb, hb, w.W2[l*dim*hidden:(l+1)*dim*hidden], n, dim, hidden)
-		add(x, xb)
-		if prof != nil {
-			t = prof.tick(PartMLP, t, Cost{})
-		}
+		// From there to the end of the layer, every token by itself again.
+		s.byTokens(n, n*dim*(dim+3*hidden), func(i0, i1 int) {
+			m := i1 - i0
+			xr, xbr, xb2r := x[i0*dim:i1*dim], xb[i0*dim:i1*dim], xb2[i0*dim:i1*dim]
+			matmulTokens(xb2r, xbr, wo, m, dim, dim)
+			add(xr, xb2r)
+			if prof != nil {
+				t = prof.tick(PartAttention, t, Cost{})
+			}
+			rmsnormRows(xbr, xr, w.RMSFFN[l*dim:(l+1)*dim], dim)
+			if prof != nil {
+				t = prof.tick(PartNorm, t, Cost{})
+			}
+			hbr, hb2r := hb[i0*hidden:i1*hidden], hb2[i0*hidden:i1*hidden]
+			matmulTokens(hbr, xbr, w1, m, hidden, dim)
+			matmulTokens(hb2r, xbr, w3, m, hidden, dim)
+			swiglu(hbr, hb2r)
+			matmulTokens(xbr, hbr, w2, m, dim, hidden)
+			add(xr, xbr)
+			if prof != nil {
+				t = prof.tick(PartMLP, t, Cost{})
+			}
+		})
 	}
 
 	outputs := 1
@@ -263,6 +272,27 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		prof.count(c, n, pos, outputs)
 	}
 	return nil
+}
+
+// byTokens calls f(i0, i1) for runs of tokens i0..i1-1 that together
+// cover the n tokens of a batched pass once, sharing them among the cores
+// when the work (in multiply-adds) is worth it: a few runs per core, each
+// starting at a multiple of 3 tokens, as the matrix kernel takes them.
+// Each core then reads all the layer's weights, but once for a whole run
+// of tokens, and the pass hands work to the cores twice a layer instead
+// of once for every product. With a profile, f does all the tokens at
+// once on the caller, so the profile's clock ticks in order.
+func (s *State) byTokens(n, work int, f func(i0, i1 int)) {
+	workers := maxWorkers()
+	if s.Profile != nil || workers < 2 || n < 2 || work < parallelThreshold {
+		f(0, n)
+		return
+	}
+	groups := (n + 2) / 3
+	runs := min(groups, 2*workers)
+	parallelFor(runs, true, func(_, r0, r1 int) {
+		f(min(n, 3*(groups*r0/runs)), min(n, 3*(groups*r1/runs)))
+	})
 }
 
 // rmsnormRows applies rmsnorm to every row of width dim.

@@ -58,9 +58,9 @@ func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, ld
 	if transB {
 		br, bc = n, k
 	}
-	checkMatrix("A", a, ar, ac, lda)
-	checkMatrix("B", b, br, bc, ldb)
-	checkMatrix("C", c, m, n, ldc)
+	checkMatrix("Gemm", "A", a, ar, ac, lda)
+	checkMatrix("Gemm", "B", b, br, bc, ldb)
+	checkMatrix("Gemm", "C", c, m, n, ldc)
 
 	if beta != 1 {
 		for i := range m {
@@ -166,11 +166,11 @@ func gemmRows(r0, r1, n, k int, alpha float32, a []float32, aRow, aStep int, b [
 
 // checkMatrix panics unless data holds a rows×cols matrix with row stride
 // ld: the kernel reads memory directly, so a bad shape must stop here.
-func checkMatrix(name string, data []float32, rows, cols, ld int) {
+func checkMatrix(fn, name string, data []float32, rows, cols, ld int) {
 	if rows < 0 || cols < 0 || ld < max(cols, 1) {
-		panic(fmt.Sprintf("kernel: Gemm: %s is %d×%d with row stride %d", name, rows, cols, ld))
+		panic(fmt.Sprintf("kernel: %s: %s is %d×%d with row stride %d", fn, name, rows, cols, ld))
 	}
 	if rows > 0 && cols > 0 && len(data) < (rows-1)*ld+cols {
-		panic(fmt.Sprintf("kernel: Gemm: %s is %d×%d with row stride %d but holds only %d numbers", name, rows, cols, ld, len(data)))
+		panic(fmt.Sprintf("kernel: %s: %s is %d×%d with row stride %d but holds only %d numbers", fn, name, rows, cols, ld, len(data)))
 	}
 }

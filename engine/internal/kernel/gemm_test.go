@@ -160,3 +160,51 @@ func TestWideKernelIsBitIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestMulTMatchesPlainLoopAndIgnoresGrouping checks MulT against the plain
+// triple loop (in float64) on shapes with edges in every direction, and
+// that every row of C comes out bit for bit the same whether the rows of A
+// are multiplied all at once or in runs of any length: a prefill shares
+// its tokens among the cores in runs, and the logits must not depend on
+// how.
+func TestMulTMatchesPlainLoopAndIgnoresGrouping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sh := range [][3]int{{1, 4, 8}, {2, 5, 3}, {7, 12, 64}, {10, 9, 100}, {100, 8, 1030}, {128, 36, 288}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		lda, ldb, ldc := k+1, k+3, n+2
+		a, b := make([]float32, m*lda), make([]float32, n*ldb)
+		for _, v := range [][]float32{a, b} {
+			for i := range v {
+				v[i] = float32(rng.NormFloat64())
+			}
+		}
+		all := make([]float32, m*ldc)
+		MulT(m, n, k, a, lda, b, ldb, all, ldc)
+		for i := range m {
+			for j := range n {
+				var want float64
+				for p := range k {
+					want += float64(a[i*lda+p]) * float64(b[j*ldb+p])
+				}
+				tol := 1e-5 * float64(k)
+				if d := math.Abs(float64(all[i*ldc+j]) - want); d > tol {
+					t.Fatalf("%d×%d×%d: MulT gives C[%d][%d] = %g; the plain loop %g", m, n, k, i, j, all[i*ldc+j], want)
+				}
+			}
+		}
+		for _, run := range []int{1, 2, 4, 5} {
+			runs := make([]float32, m*ldc)
+			for i0 := 0; i0 < m; i0 += run {
+				i1 := min(i0+run, m)
+				MulT(i1-i0, n, k, a[i0*lda:], lda, b, ldb, runs[i0*ldc:], ldc)
+			}
+			for i := range m {
+				for j := range n {
+					if got, want := runs[i*ldc+j], all[i*ldc+j]; math.Float32bits(got) != math.Float32bits(want) {
+						t.Fatalf("%d×%d×%d in runs of %d rows: C[%d][%d] = %g; all rows at once give %g", m, n, k, run, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}

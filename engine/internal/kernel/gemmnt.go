@@ -90,3 +90,25 @@ func gemmNTCols(j0, j1, m, k int, alpha float32, a []float32, lda int, b []float
 		}
 	}
 }
+
+// MulT sets C = A·Bᵀ on the calling goroutine: C[i][j] = Σ_p A[i][p]·B[j][p]
+// for A of shape (m, k) and B of shape (n, k) — a batch of tokens and a
+// weight matrix as it is stored — and C of shape (m, n), row-major with
+// strides lda, ldb and ldc. A caller that shares a batch's tokens among
+// the cores itself calls it for each share. The results do not depend on
+// m: each element is summed the same way however the tokens are grouped.
+// Without the kernels (!Available) it goes through gonum. It panics if a
+// matrix is too short for its shape.
+func MulT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	checkMatrix("MulT", "A", a, m, k, lda)
+	checkMatrix("MulT", "B", b, n, k, ldb)
+	checkMatrix("MulT", "C", c, m, n, ldc)
+	if !Available {
+		gonumGemm(false, true, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+		return
+	}
+	for i := range m {
+		clear(c[i*ldc : i*ldc+n])
+	}
+	gemmNTCols(0, n, m, k, 1, a, lda, b, ldb, c, ldc)
+}

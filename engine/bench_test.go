@@ -22,6 +22,9 @@ func BenchmarkForward(b *testing.B) {
 	for name, m := range benchModels(b) {
 		b.Run(name, func(b *testing.B) {
 			st := m.NewState()
+			if err := st.Reserve(256); err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				st.forward(i%100+1, i%256)

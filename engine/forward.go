@@ -160,19 +160,14 @@ func (s *State) forward(token, pos int) {
 		}
 		// q, k and v are computed in one hand-off to the cores, each
 		// range of rows of q and k rotated as soon as it is done.
-		q, k, v := s.q, s.Cache.Key(l, pos), s.Cache.Value(l, pos)
-		wq, wk, wv := w.Wq[l*dim*dim:(l+1)*dim*dim], w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], w.Wv[l*kvDim*dim:(l+1)*kvDim*dim]
+		k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
 		inParallel(
-			rowWork{dim, dim, func(r0, r1 int) { matmulRows(q, s.xb, wq, r0, r1); s.rope.applyRows(q, pos, r0, r1) }},
-			rowWork{kvDim, dim, func(r0, r1 int) { matmulRows(k, s.xb, wk, r0, r1); s.rope.applyRows(k, pos, r0, r1) }},
-			rowWork{kvDim, dim, func(r0, r1 int) { matmulRows(v, s.xb, wv, r0, r1) }},
+			rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
+			rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
+			rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
 		)
 		s.attention(l, pos)
-		wo := w.Wo[l*dim*dim : (l+1)*dim*dim]
-		inParallel(rowWork{dim, dim, func(r0, r1 int) {
-			matmulRows(s.xb2, s.xb, wo, r0, r1)
-			add(x[r0:r1], s.xb2[r0:r1])
-		}})
+		inParallel(rowJob{out: s.xb2, x: s.xb, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
 		if prof != nil {
 			t = prof.tick(PartAttention, t, Cost{})
 		}
@@ -182,16 +177,8 @@ func (s *State) forward(token, pos int) {
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		w1, w3, w2 := w.W1[l*hidden*dim:(l+1)*hidden*dim], w.W3[l*hidden*dim:(l+1)*hidden*dim], w.W2[l*dim*hidden:(l+1)*dim*hidden]
-		inParallel(rowWork{hidden, 2 * dim, func(r0, r1 int) {
-			matmulRows(s.hb, s.xb, w1, r0, r1)
-			matmulRows(s.hb2, s.xb, w3, r0, r1)
-			swiglu(s.hb[r0:r1], s.hb2[r0:r1])
-		}})
-		inParallel(rowWork{dim, hidden, func(r0, r1 int) {
-			matmulRows(s.xb, s.hb, w2, r0, r1)
-			add(x[r0:r1], s.xb[r0:r1])
-		}})
+		inParallel(rowJob{out: s.hb, x: s.xb, w: w.W1[l*hidden*dim : (l+1)*hidden*dim], up: s.hb2, wUp: w.W3[l*hidden*dim : (l+1)*hidden*dim]})
+		inParallel(rowJob{out: s.xb, x: s.hb, w: w.W2[l*dim*hidden : (l+1)*dim*hidden], residual: x})
 		if prof != nil {
 			t = prof.tick(PartMLP, t, Cost{})
 		}

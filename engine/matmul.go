@@ -14,7 +14,7 @@ import (
 // has them, gonum's blas32 otherwise.
 // Large products are split by rows across the available cores.
 func matmul(out, x, w []float32) {
-	inParallel(rowWork{len(out), len(x), func(r0, r1 int) { matmulRows(out, x, w, r0, r1) }})
+	inParallel(rowJob{out: out, x: x, w: w})
 }
 
 // matmulRows computes rows r0..r1-1 of out = W·x.
@@ -23,40 +23,71 @@ func matmulRows(out, x, w []float32, r0, r1 int) {
 	kernel.Gemv(out[r0:r1], x, w[r0*cols:r1*cols])
 }
 
-// rowWork is work that splits by rows: rows rows of cols multiply-adds
-// each, and do(r0, r1) does rows r0..r1-1 — computes them, and then
-// whatever follows from those rows alone (rotating them, adding them to
-// the residual stream).
-type rowWork struct {
-	rows, cols int
-	do         func(r0, r1 int)
+// rowJob is a matrix-vector product out = W·x of a decode step, with what
+// follows from each of its rows alone, so that a core that computed some
+// rows can finish them:
+//   - with up and wUp, up = W_up·x too, then out = silu(out)·up (the MLP's
+//     SwiGLU gate);
+//   - with rope, the rows are rotated for position pos (q and k);
+//   - with residual, the rows are added to it (the residual stream).
+type rowJob struct {
+	out, x, w []float32
+	up, wUp   []float32
+	rope      *ropeTable
+	pos       int
+	residual  []float32
 }
 
-// inParallel does pieces of row work in one hand-off to the cores, when
-// they are large enough to be worth it. Each piece's rows are cut into
-// whole blocks of 4, as Gemv takes them on one core, so every row is
-// summed the same way whatever the number of cores, and a block never
-// mixes two pieces. A decode step hands work to the cores a few dozen
-// times, so doing the query, key and value projections in one hand-off,
-// and the MLP's two first products in another, saves a third of them.
-func inParallel(work ...rowWork) {
-	total, blocks := 0, 0
-	for _, w := range work {
-		total += w.rows * w.cols
-		blocks += (w.rows + 3) / 4
+// rows and cols are the job's number of rows and its multiply-adds a row.
+func (j *rowJob) rows() int { return len(j.out) }
+func (j *rowJob) cols() int {
+	if j.wUp != nil {
+		return 2 * len(j.x)
 	}
-	if total < parallelThreshold || maxWorkers() < 2 {
-		for _, w := range work {
-			w.do(0, w.rows)
+	return len(j.x)
+}
+
+// do does rows r0..r1-1 of the job.
+func (j *rowJob) do(r0, r1 int) {
+	matmulRows(j.out, j.x, j.w, r0, r1)
+	if j.wUp != nil {
+		matmulRows(j.up, j.x, j.wUp, r0, r1)
+		swiglu(j.out[r0:r1], j.up[r0:r1])
+	}
+	if j.rope != nil {
+		j.rope.applyRows(j.out, j.pos, r0, r1)
+	}
+	if j.residual != nil {
+		add(j.residual[r0:r1], j.out[r0:r1])
+	}
+}
+
+// inParallel does jobs in one hand-off to the cores, when they are large
+// enough to be worth it. Each job's rows are cut into whole blocks of 4,
+// as Gemv takes them on one core, so every row is summed the same way
+// whatever the number of cores, and a block never mixes two jobs. A
+// decode step hands work to the cores a few dozen times, so doing the
+// query, key and value projections in one hand-off, and the MLP's two
+// first products in another, saves a third of them.
+func inParallel(jobs ...rowJob) {
+	work, blocks := 0, 0
+	for i := range jobs {
+		work += jobs[i].rows() * jobs[i].cols()
+		blocks += (jobs[i].rows() + 3) / 4
+	}
+	if work < parallelThreshold || maxWorkers() < 2 {
+		for i := range jobs {
+			jobs[i].do(0, jobs[i].rows())
 		}
 		return
 	}
+	own := append([]rowJob(nil), jobs...) // the helpers' copy: jobs stays on the caller's stack
 	parallelFor(blocks, true, func(_, b0, b1 int) {
-		first := 0 // the first block of work[i]
-		for _, w := range work {
-			n := (w.rows + 3) / 4
+		first := 0 // the first block of own[i]
+		for i := range own {
+			n := (own[i].rows() + 3) / 4
 			if lo, hi := max(b0-first, 0), min(b1-first, n); lo < hi {
-				w.do(4*lo, min(4*hi, w.rows))
+				own[i].do(4*lo, min(4*hi, own[i].rows()))
 			}
 			first += n
 		}

@@ -76,11 +76,14 @@ func (t *ropeTable) apply(vec []float32, pos int) { t.applyRows(vec, pos, 0, len
 // position pos; r0 and r1 are even, so the pairs stay whole.
 func (t *ropeTable) applyRows(vec []float32, pos, r0, r1 int) {
 	cos, sin := t.cos[pos*t.half:(pos+1)*t.half], t.sin[pos*t.half:(pos+1)*t.half]
+	i := r0 % (2 * t.half) / 2 // the pair's place in its head
 	for r := r0; r+1 < r1; r += 2 {
-		i := r % (2 * t.half) / 2
 		a, b := vec[r], vec[r+1]
 		vec[r] = a*cos[i] - b*sin[i]
 		vec[r+1] = a*sin[i] + b*cos[i]
+		if i++; i == t.half {
+			i = 0
+		}
 	}
 }
 

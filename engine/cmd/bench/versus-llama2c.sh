@@ -14,7 +14,7 @@
 # random weights, and a tokenizer for it, are written to the temporary
 # directory by bench -make-model, so nothing is downloaded. The course's
 # default target (engine/models/target.bin) has rows of its own. With
-# BIG=1 in the environment, a model of the 110M shape (dim 768, 12 layers,
+# WITH_110M=1 in the environment, a model of the 110M shape (dim 768, 12 layers,
 # 440 MB of random weights, 1024 positions) is made and measured too: its
 # rows take some minutes.
 #
@@ -86,7 +86,7 @@ row "stories260K, 512 steps" "$models/stories260K.bin" "$models/tok512.bin" 512 
 [ -n "$omp" ] && row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 2
 row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 1
 [ -n "$omp" ] && row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 2
-if [ "${BIG:-}" = 1 ]; then
+if [ "${WITH_110M:-}" = 1 ]; then
 	"$tmp/bench" -make-model "$tmp/random110M.bin" \
 		-dim 768 -hidden 2048 -layers 12 -heads 12 -kv-heads 12 -vocab 32000 -seq-len 1024 >/dev/null
 	row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 1

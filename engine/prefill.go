@@ -10,9 +10,10 @@ import (
 // Prefill runs a whole run of known tokens (typically the prompt) through
 // the model in one batched pass: tokens[i] sits at position pos+i, and
 // positions 0..pos-1 must already be in the KV cache. Every weight matrix
-// is multiplied by a matrix of len(tokens) rows at once (matrix-matrix,
-// see matmulBatch), so each weight is read from memory once for the
-// whole run instead of once per token. Attention is causal: each position
+// is multiplied by a matrix of many tokens' rows at once (matrix-matrix,
+// see matmulTokens), so each weight is read from memory once for a whole
+// run of tokens instead of once per token, and the tokens are shared
+// among the cores (see byTokens). Attention is causal: each position
 // sees itself and the positions before it. The keys and values of every
 // position are written to the cache, so decoding can continue at
 // pos+len(tokens).

@@ -28,7 +28,8 @@
 //
 // versus-llama2c.sh, beside this file, runs bench and llama2.c's run.c
 // (compiled from a checkout the user names) side by side, interleaved, and
-// prints their decode rates and ratios.
+// prints their decode rates and ratios; versus-llamacpp.sh does the same
+// with a llama.cpp build the user names, for decode and prefill.
 //
 // A flag that would change nothing in the run asked for (a shape flag
 // without -make-model, -speculate without a draft) is refused rather than

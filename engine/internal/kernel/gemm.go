@@ -104,24 +104,35 @@ func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, ld
 	if transA {
 		aRow, aStep = 1, lda
 	}
+	// Each core owns a band of rows of C, so every element is summed by
+	// one goroutine in one order.
+	inBands(m, m*n*k, func(r0, r1 int) {
+		gemmRows(r0, r1, n, k, alpha, a, aRow, aStep, b, ldb, c, ldc)
+	})
+}
+
+// inBands calls f(lo, hi) for bands [lo, hi) that cover 0..n-1 once, a
+// multiple of 4 long but the last: one band per core, each on its own
+// goroutine, when the work (in multiply-adds) is worth the hand-off and
+// there are at least 8 items, or the whole range on the caller otherwise.
+// It returns when every band is done.
+func inBands(n, work int, f func(lo, hi int)) {
 	workers := 1
-	if m*n*k >= parallelWork && m >= 8 {
-		workers = min(runtime.GOMAXPROCS(0), m/4)
+	if work >= parallelWork && n >= 8 {
+		workers = min(runtime.GOMAXPROCS(0), n/4)
 	}
 	if workers <= 1 {
-		gemmRows(0, m, n, k, alpha, a, aRow, aStep, b, ldb, c, ldc)
+		f(0, n)
 		return
 	}
-	// Each worker owns a band of rows (a multiple of 4 but the last), so
-	// every element of C is summed by one goroutine in one order.
-	per := (m/4 + workers - 1) / workers * 4
+	per := (n/4 + workers - 1) / workers * 4
 	var wg sync.WaitGroup
-	for r0 := 0; r0 < m; r0 += per {
-		r1 := min(r0+per, m)
+	for lo := 0; lo < n; lo += per {
+		hi := min(lo+per, n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			gemmRows(r0, r1, n, k, alpha, a, aRow, aStep, b, ldb, c, ldc)
+			f(lo, hi)
 		}()
 	}
 	wg.Wait()

@@ -1,10 +1,5 @@
 package kernel
 
-import (
-	"runtime"
-	"sync"
-)
-
 // The product with a weight matrix as it is stored.
 //
 // A layer's weights are stored as (outputs, inputs) rows, so a batch of
@@ -35,25 +30,9 @@ const (
 // the weights; every element is summed by one goroutine in one order,
 // whatever the number of cores.
 func gemmNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	workers := 1
-	if m*n*k >= parallelWork && n >= 8 {
-		workers = min(runtime.GOMAXPROCS(0), n/4)
-	}
-	if workers <= 1 {
-		gemmNTCols(0, n, m, k, alpha, a, lda, b, ldb, c, ldc)
-		return
-	}
-	per := (n/4 + workers - 1) / workers * 4
-	var wg sync.WaitGroup
-	for j0 := 0; j0 < n; j0 += per {
-		j1 := min(j0+per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			gemmNTCols(j0, j1, m, k, alpha, a, lda, b, ldb, c, ldc)
-		}()
-	}
-	wg.Wait()
+	inBands(n, m*n*k, func(j0, j1 int) {
+		gemmNTCols(j0, j1, m, k, alpha, a, lda, b, ldb, c, ldc)
+	})
 }
 
 // gemmNTCols is gemmNT for columns [j0, j1) of C.

@@ -36,6 +36,13 @@ type State struct {
 
 	rope  *ropeTable   // cos/sin of every rotation angle so far
 	batch *batchBuffer // scratch for batched passes, made on first use
+
+	// The attention of the current decode step, for the cores to share
+	// by heads: heads, bound once to the state, does heads h0..h1-1 of
+	// it, so that sharing them allocates nothing.
+	stepKeys, stepValues []float32
+	stepPos              int
+	heads                func(worker, h0, h1 int)
 }
 
 // NewState makes a fresh sequence state with an empty KV cache. It
@@ -219,9 +226,17 @@ func (s *State) attention(l, pos int) {
 		attendHeads(s.xb, s.q, keys, values, s.att, c, pos, 0, c.NHeads)
 		return
 	}
-	parallelFor(c.NHeads, true, func(_, h0, h1 int) {
-		attendHeads(s.xb, s.q, keys, values, s.att, c, pos, h0, h1)
-	})
+	if s.heads == nil {
+		s.heads = s.attendShare
+	}
+	s.stepKeys, s.stepValues, s.stepPos = keys, values, pos
+	parallelFor(c.NHeads, true, s.heads)
+	s.stepKeys, s.stepValues = nil, nil
+}
+
+// attendShare is heads h0..h1-1 of the step's attention (see attention).
+func (s *State) attendShare(_, h0, h1 int) {
+	attendHeads(s.xb, s.q, s.stepKeys, s.stepValues, s.att, s.Model.Config, s.stepPos, h0, h1)
 }
 
 // attentionThreshold is the work (positions × dim) above which a decode

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"runtime"
+	"sync"
 
 	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
@@ -81,17 +82,38 @@ func inParallel(jobs ...rowJob) {
 		}
 		return
 	}
-	own := append([]rowJob(nil), jobs...) // the helpers' copy: jobs stays on the caller's stack
-	parallelFor(blocks, true, func(_, b0, b1 int) {
-		first := 0 // the first block of own[i]
-		for i := range own {
-			n := (own[i].rows() + 3) / 4
-			if lo, hi := max(b0-first, 0), min(b1-first, n); lo < hi {
-				own[i].do(4*lo, min(4*hi, own[i].rows()))
-			}
-			first += n
+	h := handOffs.Get().(*handOff)
+	h.jobs = append(h.jobs[:0], jobs...) // the helpers' copy: jobs stays on the caller's stack
+	parallelFor(blocks, true, h.do)
+	clear(h.jobs) // drop the references to the step's vectors
+	handOffs.Put(h)
+}
+
+// handOff is one hand-off's jobs, for the cores to share by blocks of 4
+// rows. Its do method is bound once, when the handOff is made, so that a
+// decode step hands work out without allocating.
+type handOff struct {
+	jobs []rowJob
+	do   func(worker, b0, b1 int)
+}
+
+var handOffs = sync.Pool{New: func() any {
+	h := new(handOff)
+	h.do = h.blocks
+	return h
+}}
+
+// blocks does blocks b0..b1-1 of the hand-off's jobs, counted through
+// the jobs in order.
+func (h *handOff) blocks(_, b0, b1 int) {
+	first := 0 // the first block of h.jobs[i]
+	for i := range h.jobs {
+		n := (h.jobs[i].rows() + 3) / 4
+		if lo, hi := max(b0-first, 0), min(b1-first, n); lo < hi {
+			h.jobs[i].do(4*lo, min(4*hi, h.jobs[i].rows()))
 		}
-	})
+		first += n
+	}
 }
 
 // parallelThreshold is the matrix size (in weights) below which splitting

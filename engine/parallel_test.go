@@ -121,3 +121,38 @@ func TestSameLogitsOnAnyNumberOfCores(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeStepSharedAmongCoresAllocatesNothing: once its buffers are
+// made, a decode step allocates nothing, also when its products and its
+// attention heads are shared among cores (so a long generation gives the
+// garbage collector nothing to do).
+func TestDecodeStepSharedAmongCoresAllocatesNothing(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector allocates for itself")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	c := Config{Dim: 384, HiddenDim: 768, NLayers: 2, NHeads: 4, NKVHeads: 4, VocabSize: 300, SeqLen: 200}
+	s := randomModel(c, 3).NewState()
+	if err := s.Reserve(c.SeqLen); err != nil {
+		t.Fatal(err)
+	}
+	// Late positions: (pos+1)·dim is past attentionThreshold, so the
+	// heads are shared too.
+	for pos := range 150 {
+		if _, err := s.Forward(1+pos%7, pos); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// testing.AllocsPerRun would run it on one core: count by hand.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for pos := 150; pos < 170; pos++ {
+		if _, err := s.Forward(5, pos); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n != 0 {
+		t.Errorf("Forward at positions 150..169 on 2 cores: %d allocations in 20 steps, want 0", n)
+	}
+}

@@ -50,9 +50,18 @@ func (c Config) ropeFloats() int64 {
 // weightLayout returns the tensors of a checkpoint with this shape in file
 // order, including the legacy RoPE tables (with a nil destination).
 func (c Config) weightLayout() layout {
+	return c.layoutIn(new([maxTensors]tensor))
+}
+
+// maxTensors is the most tensors a checkpoint holds.
+const maxTensors = 13
+
+// layoutIn is weightLayout in buf, so that a caller that keeps its buf
+// on the stack allocates nothing (Validate runs at every decode step).
+func (c Config) layoutIn(buf *[maxTensors]tensor) layout {
 	d, h, L := int64(c.Dim), int64(c.HiddenDim), int64(c.NLayers)
 	v, kv := int64(c.VocabSize), int64(c.KVDim())
-	l := layout{
+	*buf = [maxTensors]tensor{
 		{"token_embedding", v * d, func(w *Weights) *[]float32 { return &w.TokenEmbedding }},
 		{"rms_att", L * d, func(w *Weights) *[]float32 { return &w.RMSAtt }},
 		{"wq", L * d * d, func(w *Weights) *[]float32 { return &w.Wq }},
@@ -65,11 +74,12 @@ func (c Config) weightLayout() layout {
 		{"w3", L * h * d, func(w *Weights) *[]float32 { return &w.W3 }},
 		{"rms_final", d, func(w *Weights) *[]float32 { return &w.RMSFinal }},
 		{"rope_tables", c.ropeFloats(), nil},
+		{"classifier", v * d, func(w *Weights) *[]float32 { return &w.Classifier }},
 	}
-	if !c.SharedClassifier {
-		l = append(l, tensor{"classifier", v * d, func(w *Weights) *[]float32 { return &w.Classifier }})
+	if c.SharedClassifier {
+		return buf[:maxTensors-1]
 	}
-	return l
+	return buf[:]
 }
 
 // NewWeights allocates zeroed weights for a model of this shape. It
@@ -110,7 +120,8 @@ func (m *Model) Validate() error {
 	if m.Weights == nil {
 		return fmt.Errorf("model %s has no weights", m.Name)
 	}
-	for _, t := range m.Config.weightLayout() {
+	var buf [maxTensors]tensor
+	for _, t := range m.Config.layoutIn(&buf) {
 		if t.dst != nil {
 			if n := int64(len(*t.dst(m.Weights))); n != t.n {
 				return fmt.Errorf("model %s: tensor %s holds %d values but the shape %v needs %d", m.Name, t.name, n, m.Config, t.n)

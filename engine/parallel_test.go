@@ -143,16 +143,26 @@ func TestDecodeStepSharedAmongCoresAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// testing.AllocsPerRun would run it on one core: count by hand.
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for pos := 150; pos < 170; pos++ {
-		if _, err := s.Forward(5, pos); err != nil {
-			t.Fatal(err)
+	// testing.AllocsPerRun would run it on one core: count by hand. The
+	// count is the whole program's, and on a busy machine the runtime may
+	// allocate for itself now and then (a goroutine that sleeps on a
+	// channel can need a new record of its wait), so a few tries are
+	// allowed: an allocation in the step itself shows in every one.
+	var counts []uint64
+	for range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for pos := 150; pos < 170; pos++ {
+			if _, err := s.Forward(5, pos); err != nil {
+				t.Fatal(err)
+			}
 		}
+		runtime.ReadMemStats(&after)
+		n := after.Mallocs - before.Mallocs
+		if n == 0 {
+			return
+		}
+		counts = append(counts, n)
 	}
-	runtime.ReadMemStats(&after)
-	if n := after.Mallocs - before.Mallocs; n != 0 {
-		t.Errorf("Forward at positions 150..169 on 2 cores: %d allocations in 20 steps, want 0", n)
-	}
+	t.Errorf("Forward at positions 150..169 on 2 cores, 5 times: %v allocations in 20 steps, want 0 at least once", counts)
 }

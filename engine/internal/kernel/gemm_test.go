@@ -208,3 +208,38 @@ func TestMulTMatchesPlainLoopAndIgnoresGrouping(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMulTFromMemory is one core's share of a 128-token prefill on
+// two cores (a run of 33 tokens, see the engine's byTokens) times the
+// 110M shape's MLP matrices, up (2048×768) and down (768×2048), with and
+// without fetching the next block of weight rows ahead. It cycles through
+// enough matrices (48 MB) that each comes from memory, not from a cache,
+// as a layer's weights do in a prefill.
+func BenchmarkMulTFromMemory(b *testing.B) {
+	requireKernel(b)
+	const m, matrices = 33, 8
+	for _, sh := range [][2]int{{2048, 768}, {768, 2048}} {
+		n, k := sh[0], sh[1]
+		a, c := make([]float32, m*k), make([]float32, m*n)
+		for i := range a {
+			a[i] = float32(i%7) - 3
+		}
+		ws := make([][]float32, matrices)
+		for i := range ws {
+			ws[i] = make([]float32, n*k)
+			for j := range ws[i] {
+				ws[i][j] = float32((i+j)%5) - 2
+			}
+		}
+		for _, ahead := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dx%dx%d/prefetch=%v", m, n, k, ahead), func(b *testing.B) {
+				defer func(p bool) { prefetchNext = p }(prefetchNext)
+				prefetchNext = ahead
+				for i := 0; b.Loop(); i++ {
+					MulT(m, n, k, a, k, ws[i%matrices], k, c, n)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

@@ -17,6 +17,18 @@ package kernel
 // passes over it. Each weight is then read from memory once per group of
 // ntM tokens. The last k mod 8 columns, and weight rows past the last
 // multiple of 4, are summed in plain Go.
+//
+// That one read is the slow part: the first group of three tokens waits
+// for the four weight rows to come from memory, and the processor's own
+// prefetcher, which follows each row only within a 4 kB page and only
+// once it has seen a few lines of it, does not hide the wait for rows
+// whose slice is 2 kB. So while the first group works on one block of
+// four rows, dot3x4 asks for the next block (prefetchNext), which then
+// arrives while the other groups work on the block in the L1 cache.
+
+// prefetchNext is whether dot3x4 fetches the next block of weight rows
+// ahead (see above); benchmarks turn it off to measure what it gains.
+var prefetchNext = true
 
 const (
 	ntK = 512 // inner-dimension slice: 4 weight rows of it are 8 kB
@@ -46,7 +58,11 @@ func gemmNTCols(j0, j1, m, k int, alpha float32, a []float32, lda int, b []float
 			for j := j0; j < j4; j += 4 {
 				i := i0
 				if groups := (i1 - i0) / 3; groups > 0 {
-					dot3x4(groups, kc, &a[i*lda+p0], lda, &b[j*ldb+p0], ldb, &c[i*ldc+j], ldc, alpha)
+					var next *float32
+					if prefetchNext && j+4 < j4 {
+						next = &b[(j+4)*ldb+p0]
+					}
+					dot3x4(groups, kc, &a[i*lda+p0], lda, &b[j*ldb+p0], ldb, &c[i*ldc+j], ldc, alpha, next)
 					i += 3 * groups
 				}
 				for ; i < i1; i++ {

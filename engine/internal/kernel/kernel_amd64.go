@@ -67,10 +67,13 @@ func max8(n int, x *float32) float32
 // groups of three rows of x: for t in 0..2 and r in 0..3,
 // c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j], then x and c
 // move on three rows. groups is at least 1 and n a positive multiple of 8.
-// The caller guarantees every index is in range.
+// The caller guarantees every index is in range. Unless next is nil, the
+// first group also prefetches n columns of four rows of stride ldw from
+// next on: the block of w the caller passes next (a prefetch reads nothing
+// into the program and never faults, so next may be any address).
 //
 //go:noescape
-func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32)
+func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32, next *float32)
 
 // dot1x4 is dot3x4 for one row of x: c[r] += alpha·Σ_{j<n} x[j]·w[r·ldw + j]
 // for r in 0..3.

@@ -39,7 +39,7 @@ func max8(n int, x *float32) float32 {
 	panic("kernel: no kernels on this architecture")
 }
 
-func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32) {
+func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32, next *float32) {
 	panic("kernel: no kernels on this architecture")
 }
 

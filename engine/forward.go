@@ -39,10 +39,10 @@ type State struct {
 
 	// The attention of the current decode step, for the cores to share
 	// by heads: heads, bound once to the state, does heads h0..h1-1 of
-	// it, so that sharing them allocates nothing.
-	stepKeys, stepValues []float32
-	stepPos              int
-	heads                func(worker, h0, h1 int)
+	// layer stepLayer at position stepPos, so that sharing them allocates
+	// nothing.
+	stepLayer, stepPos int
+	heads              func(worker, h0, h1 int)
 }
 
 // NewState makes a fresh sequence state with an empty KV cache. It
@@ -229,14 +229,14 @@ func (s *State) attention(l, pos int) {
 	if s.heads == nil {
 		s.heads = s.attendShare
 	}
-	s.stepKeys, s.stepValues, s.stepPos = keys, values, pos
+	s.stepLayer, s.stepPos = l, pos
 	parallelFor(c.NHeads, true, s.heads)
-	s.stepKeys, s.stepValues = nil, nil
 }
 
 // attendShare is heads h0..h1-1 of the step's attention (see attention).
 func (s *State) attendShare(_, h0, h1 int) {
-	attendHeads(s.xb, s.q, s.stepKeys, s.stepValues, s.att, s.Model.Config, s.stepPos, h0, h1)
+	keys, values := s.Cache.Layer(s.stepLayer, s.stepPos+1)
+	attendHeads(s.xb, s.q, keys, values, s.att, s.Model.Config, s.stepPos, h0, h1)
 }
 
 // attentionThreshold is the work (positions × dim) above which a decode

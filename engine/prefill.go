@@ -277,12 +277,14 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 
 // byTokens calls f(i0, i1) for runs of tokens i0..i1-1 that together
 // cover the n tokens of a batched pass once, sharing them among the cores
-// when the work (in multiply-adds) is worth it: a few runs per core, each
+// when the work (in multiply-adds) is worth it: one run per core, each
 // starting at a multiple of 3 tokens, as the matrix kernel takes them.
 // Each core then reads all the layer's weights, but once for a whole run
 // of tokens, and the pass hands work to the cores twice a layer instead
-// of once for every product. With a profile, f does all the tokens at
-// once on the caller, so the profile's clock ticks in order.
+// of once for every product. Fewer, longer runs read the weights fewer
+// times: on two cores, a 128-token prefill of the 110M shape took 7–9%
+// less time in two runs than in four. With a profile, f does all the
+// tokens at once on the caller, so the profile's clock ticks in order.
 func (s *State) byTokens(n, work int, f func(i0, i1 int)) {
 	workers := maxWorkers()
 	if s.Profile != nil || workers < 2 || n < 2 || work < parallelThreshold {
@@ -290,7 +292,7 @@ func (s *State) byTokens(n, work int, f func(i0, i1 int)) {
 		return
 	}
 	groups := (n + 2) / 3
-	runs := min(groups, 2*workers)
+	runs := min(groups, workers)
 	parallelFor(runs, true, func(_, r0, r1 int) {
 		f(min(n, 3*(groups*r0/runs)), min(n, 3*(groups*r1/runs)))
 	})

@@ -19,7 +19,9 @@
 # rows take some minutes.
 #
 # Each row runs both programs ROUNDS times (default 5), alternating, and
-# prints the median tok/s of each and their ratio. run.c reports its own
+# prints the median tok/s of each, their ratio, and the lowest and highest
+# of the rounds' own ratios (each round runs the two one after the other,
+# so a wide range says the machine's speed moved). run.c reports its own
 # rate (it leaves the first token out of its clock); the engine's figure is
 # bench's decode rate (the median of 3 runs after a warm-up, every token
 # timed). Other work on the machine moves both: compare only numbers from
@@ -53,6 +55,11 @@ go build -o "$tmp/bench" ./engine/cmd/bench
 # median reads numbers, one a line, and prints their median.
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# spread C G reads two files of rates, one a round, and prints the lowest
+# and highest of the rounds' ratios (G's rate over C's in the same round):
+# how far the machine moved the ratio while the rows ran.
+spread() { paste "$1" "$2" | awk '$1 > 0 { r = $2 / $1; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r } END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }'; }
+
 # c_rate MODEL TOKENIZER STEPS THREADS prints run.c's tok/s.
 c_rate() {
 	prog=$tmp/run
@@ -66,7 +73,7 @@ go_rate() {
 		awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }'
 }
 
-printf '%-32s %7s %12s %12s %7s\n' model threads "C tok/s" "engine tok/s" ratio
+printf '%-32s %7s %12s %12s %7s %13s\n' model threads "C tok/s" "engine tok/s" ratio "round ratios"
 row() { # NAME MODEL TOKENIZER STEPS THREADS
 	: >"$tmp/c" && : >"$tmp/go"
 	i=0
@@ -76,7 +83,7 @@ row() { # NAME MODEL TOKENIZER STEPS THREADS
 		i=$((i + 1))
 	done
 	c=$(median <"$tmp/c") g=$(median <"$tmp/go")
-	printf '%-32s %7d %12.1f %12.1f %7.2f\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')"
+	printf '%-32s %7d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
 }
 
 row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1

@@ -26,8 +26,10 @@
 #
 # Each model and thread count runs both programs ROUNDS times (default 3),
 # alternating, and prints two rows, decode and prefill, with the median
-# tok/s of each program and their ratio (engine / llama.cpp; above 1, the
-# engine is faster). Decode is 256 tokens from an empty context, one at a
+# tok/s of each program, their ratio (engine / llama.cpp; above 1, the
+# engine is faster), and the lowest and highest of the rounds' own ratios
+# (the two programs run one after the other in each round, so a wide
+# range says the machine's speed moved). Decode is 256 tokens from an empty context, one at a
 # time: llama-bench's tg256 against bench's decode rate (-steps 256).
 # Prefill is a 128-token prompt in one batch into an empty context:
 # llama-bench's pp128 against bench's batched prefill (-prompt 128). Each
@@ -85,6 +87,11 @@ if [ -n "$big" ]; then convert "$tmp/random110M.bin" "$tmp/tok32000.bin" "$tmp/r
 # median reads numbers, one a line, and prints their median.
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# spread C G reads two files of rates, one a round, and prints the lowest
+# and highest of the rounds' ratios (G's rate over C's in the same round):
+# how far the machine moved the ratio while the rows ran.
+spread() { paste "$1" "$2" | awk '$1 > 0 { r = $2 / $1; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r } END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }'; }
+
 # cpp_rates GGUF THREADS prints llama.cpp's decode and prefill tok/s.
 cpp_rates() {
 	"$lcp/llama-bench" -m "$1" -p 128 -n 256 -t "$2" -r 3 -o jsonl 2>"$tmp/llama-bench.log" >"$tmp/llama-bench.out" ||
@@ -106,7 +113,7 @@ go_rates() {
 		{ echo "$0: no decode and prefill figures from bench on $1" >&2; exit 1; }
 }
 
-printf '%-28s %-8s %7s %14s %12s %7s\n' model test threads "llama.cpp tok/s" "engine tok/s" ratio
+printf '%-28s %-8s %7s %14s %12s %7s %13s\n' model test threads "llama.cpp tok/s" "engine tok/s" ratio "round ratios"
 row() { # NAME GGUF MODEL THREADS
 	: >"$tmp/cd" && : >"$tmp/cp" && : >"$tmp/gd" && : >"$tmp/gp"
 	i=0
@@ -118,8 +125,9 @@ row() { # NAME GGUF MODEL THREADS
 		i=$((i + 1))
 	done
 	for test in decode prefill; do
-		case $test in decode) c=$(median <"$tmp/cd") g=$(median <"$tmp/gd") ;; *) c=$(median <"$tmp/cp") g=$(median <"$tmp/gp") ;; esac
-		printf '%-28s %-8s %7d %14.1f %12.1f %7.2f\n' "$1" "$test" "$4" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')"
+		case $test in decode) cf=$tmp/cd gf=$tmp/gd ;; *) cf=$tmp/cp gf=$tmp/gp ;; esac
+		c=$(median <"$cf") g=$(median <"$gf")
+		printf '%-28s %-8s %7d %14.1f %12.1f %7.2f %13s\n' "$1" "$test" "$4" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$cf" "$gf")"
 	done
 }
 

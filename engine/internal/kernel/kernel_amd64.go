@@ -63,6 +63,13 @@ func swiglu8(n int, gate, up *float32)
 //go:noescape
 func max8(n int, x *float32) float32
 
+// finite16 reports whether none of x[0..n-1] is NaN or infinite: Finite
+// with the kernels. n is a positive multiple of 16; the caller guarantees
+// x holds n numbers.
+//
+//go:noescape
+func finite16(n int, x *float32) bool
+
 // dot3x4 adds alpha times twelve dot products to c for each of groups
 // groups of three rows of x: for t in 0..2 and r in 0..3,
 // c[t·ldc + r] += alpha·Σ_{j<n} x[t·ldx + j]·w[r·ldw + j], then x and c

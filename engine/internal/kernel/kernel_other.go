@@ -39,6 +39,10 @@ func max8(n int, x *float32) float32 {
 	panic("kernel: no kernels on this architecture")
 }
 
+func finite16(n int, x *float32) bool {
+	panic("kernel: no kernels on this architecture")
+}
+
 func dot3x4(groups, n int, x *float32, ldx int, w *float32, ldw int, c *float32, ldc int, alpha float32, next *float32) {
 	panic("kernel: no kernels on this architecture")
 }

@@ -461,3 +461,27 @@ func mustSample(t testing.TB, s *Sampler, logits []float32, history ...int) int 
 	}
 	return id
 }
+
+// TestArgmaxMatchesPlainLoop compares Argmax with the loop it speeds up on
+// vectors of every length up to 40 and of a vocabulary's size, drawn from
+// a few values so that ties are common, with infinities, both zeros and
+// NaN among them: the two must pick the same index every time.
+func TestArgmaxMatchesPlainLoop(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	pool := []float32{-inf, -2, -1, float32(math.Copysign(0, -1)), 0, 1, 2, inf, nan}
+	rng := NewRNG(7)
+	for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 40, 32000} {
+		for trial := range 200 {
+			x := make([]float32, n)
+			// Some trials draw from the whole pool, some leave out NaN
+			// or the infinities, so each kind of largest number occurs.
+			kinds := len(pool) - trial%3
+			for i := range x {
+				x[i] = pool[rng.Uint32()%uint32(kinds)]
+			}
+			if got, want := Argmax(x), argmaxLoop(x); got != want {
+				t.Fatalf("Argmax(%d logits, trial %d) = %d, the plain loop %d (logits %v)", n, trial, got, want, x[:min(n, 40)])
+			}
+		}
+	}
+}

@@ -213,7 +213,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	if !c.SharedClassifier {
 		vocab = -vocab
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
+	bw := bufio.NewWriterSize(w, 4<<20) // whole 2 MB pages: see atomicfile's writeSize
 	h := [7]int32{int32(c.Dim), int32(c.HiddenDim), int32(c.NLayers), int32(c.NHeads), int32(c.NKVHeads), vocab, int32(c.SeqLen)}
 	if err := binary.Write(bw, binary.LittleEndian, h); err != nil {
 		return 0, err

@@ -88,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&s.steps, "steps", 256, "positions to decode, starting from BOS (like llama2.c's -n)")
 	fs.IntVar(&s.promptLen, "prompt", 128, "prompt length in tokens for the prefill measurement")
 	fs.IntVar(&s.runs, "runs", 5, "timed repetitions of each measurement, after one warm-up; the median is printed")
-	fs.IntVar(&s.threads, "threads", 0, "cores Go may use (GOMAXPROCS); 0 keeps the default, all of them")
+	fs.IntVar(&s.threads, "threads", 0, "cores Go may use (GOMAXPROCS), 1 up to the machine's CPUs; left out, all of them")
 	fs.BoolVar(&s.jsonOut, "json", false, "print the figures as one JSON object")
 	fs.IntVar(&s.noCache, "no-cache", 64, "tokens to generate with and without the KV cache (0 skips)")
 	fs.StringVar(&s.draftPath, "draft", "", "draft checkpoint for a speculative decoding measurement")
@@ -153,6 +153,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if set["threads"] && s.threads < 1 {
 		return cli.Usagef("-threads = %d: must be at least 1 (leave the flag out to use every core)", s.threads)
+	}
+	if cpus := runtime.NumCPU(); s.threads > cpus {
+		// More threads than CPUs only take turns on them, and Go itself
+		// slows to a crawl with many thousands.
+		return cli.Usagef("-threads = %d: this machine has %d CPUs, so at most %d", s.threads, cpus, cpus)
 	}
 	if s.draftPath != "" && s.draftLayers > 0 {
 		return cli.Usagef("-draft and -draft-layers are two drafts: use one at a time")

@@ -94,6 +94,7 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 		{[]string{"-make-model", made, "-threads", "2", "-json"}, 2, "-json, -threads apply only when measuring"},
 		{[]string{"-model", model, "-threads", "0"}, 2, "-threads = 0: must be at least 1"},
 		{[]string{"-shape", "16,16,2,2,2,32,64", "-threads", "-2"}, 2, "-threads = -2: must be at least 1"},
+		{[]string{"-shape", "16,16,2,2,2,32,64", "-threads", "100000"}, 2, "-threads = 100000: this machine has"},
 		{[]string{"-shape", "16,16,2,2,2,32,64", "-steps", "65"}, 2, "must fit the model's context of 64 tokens"},
 		{[]string{"-make-model", made, "-dim", "0"}, 2, "shape: dim = 0 is out of range"},
 		{[]string{"-make-model", made, "-heads", "5"}, 2, "shape: n_heads = 5 does not divide dim = 288"},

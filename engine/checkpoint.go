@@ -88,7 +88,7 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 	for _, t := range c.weightLayout() {
 		var dst []float32
 		if t.dst != nil {
-			dst = make([]float32, t.n)
+			dst = weightSlice(t.n)
 			*t.dst(w) = dst
 		}
 		if err := readFloats(r, dst, t.n, buf); err != nil {

@@ -96,7 +96,7 @@ func NewWeights(c Config) (*Weights, error) {
 	w := &Weights{}
 	for _, t := range c.weightLayout() {
 		if t.dst != nil {
-			*t.dst(w) = make([]float32, t.n)
+			*t.dst(w) = weightSlice(t.n)
 		}
 	}
 	if c.SharedClassifier {

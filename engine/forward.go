@@ -132,13 +132,8 @@ func (s *State) Forward(token, pos int) ([]float32, error) {
 // infinite: no distribution can be made from it. pos is the position whose
 // logits they are.
 func checkLogits(logits []float32, pos int) error {
-	if kernel.Finite(logits) {
-		return nil // the usual case, checked 16 numbers at a time
-	}
-	for id, z := range logits {
-		if math.IsNaN(float64(z)) || math.IsInf(float64(z), 0) {
-			return fmt.Errorf("the model's logits after position %d are not numbers: token %d's is %v (its weights or activations overflowed float32)", pos, id, z)
-		}
+	if id := firstNonFinite(logits); id >= 0 {
+		return fmt.Errorf("the model's logits after position %d are not numbers: token %d's is %v (its weights or activations overflowed float32)", pos, id, logits[id])
 	}
 	return nil
 }

@@ -43,6 +43,7 @@ type State struct {
 	// nothing.
 	stepLayer, stepPos int
 	heads              func(worker, h0, h1 int)
+	groups             func(worker, g0, g1 int) // attendGroups, bound once
 }
 
 // NewState makes a fresh sequence state with an empty KV cache. It
@@ -163,16 +164,30 @@ func (s *State) forward(token, pos int) {
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		// q, k and v are computed in one hand-off to the cores, each
-		// range of rows of q and k rotated as soon as it is done.
-		k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
-		inParallel(
-			rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
-			rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
-			rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
-		)
-		s.attention(l, pos)
-		inParallel(rowJob{out: s.xb2, x: s.xb, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
+		if s.byGroups() {
+			// On several cores, each key/value head's rows of q, k
+			// and v and the attention of the query heads that read
+			// it are done in one go (see attendGroups), the heads
+			// side by side into xb2, as xb is still being read.
+			if s.groups == nil {
+				s.groups = s.attendGroups
+			}
+			s.stepLayer, s.stepPos = l, pos
+			parallelFor(c.NKVHeads, true, s.groups)
+			inParallel(rowJob{out: s.xb, x: s.xb2, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
+		} else {
+			// q, k and v are computed in one hand-off to the cores,
+			// each range of rows of q and k rotated as soon as it is
+			// done; then attention, the heads side by side into xb.
+			k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
+			inParallel(
+				rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
+				rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
+				rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
+			)
+			s.attention(l, pos)
+			inParallel(rowJob{out: s.xb2, x: s.xb, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
+		}
 		if prof != nil {
 			t = prof.tick(PartAttention, t, Cost{})
 		}
@@ -229,6 +244,42 @@ func (s *State) attention(l, pos int) {
 	}
 	s.stepLayer, s.stepPos = l, pos
 	parallelFor(c.NHeads, true, s.heads)
+}
+
+// byGroups says whether this step's q, k and v and its attention are
+// shared among the cores by key/value head (attendGroups) rather than in
+// two hand-offs, the rows of q, k and v and then the heads. That saves a
+// hand-off a layer, and attention is shared from the first position on.
+// It needs two cores and two key/value heads or more, products large
+// enough to be worth sharing (as inParallel decides), and a head size
+// that is a multiple of 4, so that each head's rows are whole blocks of
+// Gemv's and every number comes out the same, bit for bit, as on one
+// core. On the stories15M shape on two cores, decoding was 0–6% faster
+// this way (median of the rounds' ratios over four A/B runs in one
+// process: 1.00, 1.02, 1.06, 1.06); on the 110M shape, the same speed.
+func (s *State) byGroups() bool {
+	c := s.Model.Config
+	return maxWorkers() >= 2 && c.NKVHeads >= 2 && c.HeadSize()%4 == 0 &&
+		(c.Dim+2*c.KVDim())*c.Dim >= parallelThreshold
+}
+
+// attendGroups does key/value heads g0..g1-1 of the step (stepLayer at
+// stepPos): their rows of k and v, written to the cache, the rows of q of
+// the query heads that read them, k and q rotated, then those query
+// heads' attention, into xb2.
+func (s *State) attendGroups(_, g0, g1 int) {
+	c, w := s.Model.Config, s.Model.Weights
+	l, pos := s.stepLayer, s.stepPos
+	dim, kvDim, hs, kvMul := c.Dim, c.KVDim(), c.HeadSize(), c.KVMul()
+	k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
+	q := rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos}
+	q.do(g0*kvMul*hs, g1*kvMul*hs)
+	kj := rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos}
+	kj.do(g0*hs, g1*hs)
+	vj := rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]}
+	vj.do(g0*hs, g1*hs)
+	keys, values := s.Cache.Layer(l, pos+1)
+	attendHeads(s.xb2, s.q, keys, values, s.att, c, pos, g0*kvMul, g1*kvMul)
 }
 
 // attendShare is heads h0..h1-1 of the step's attention (see attention).

@@ -83,7 +83,19 @@ func TestParallelForCoversEveryItemOnce(t *testing.T) {
 // multiples of 4, so blocks of rows end inside the pieces of a fused
 // hand-off.
 func TestSameLogitsOnAnyNumberOfCores(t *testing.T) {
-	c := Config{Dim: 258, HiddenDim: 514, NLayers: 2, NHeads: 3, NKVHeads: 1, VocabSize: 300, SeqLen: 160}
+	for _, c := range []Config{
+		{Dim: 258, HiddenDim: 514, NLayers: 2, NHeads: 3, NKVHeads: 1, VocabSize: 300, SeqLen: 160},
+		// Head sizes that are multiples of 4, and two key/value heads or
+		// more: on several cores, q, k, v and attention are shared by
+		// key/value head (byGroups), with and without grouped queries.
+		{Dim: 256, HiddenDim: 512, NLayers: 2, NHeads: 8, NKVHeads: 2, VocabSize: 300, SeqLen: 160},
+		{Dim: 256, HiddenDim: 512, NLayers: 2, NHeads: 4, NKVHeads: 4, VocabSize: 300, SeqLen: 160},
+	} {
+		sameLogitsOnAnyNumberOfCores(t, c)
+	}
+}
+
+func sameLogitsOnAnyNumberOfCores(t *testing.T, c Config) {
 	m := randomModel(c, 11)
 	tokens := make([]int, 150)
 	for i := range tokens {
@@ -95,14 +107,14 @@ func TestSameLogitsOnAnyNumberOfCores(t *testing.T) {
 		for pos, tok := range tokens {
 			logits, err := s.Forward(tok, pos)
 			if err != nil {
-				t.Fatalf("%d cores: Forward(%d, %d): %v", procs, tok, pos, err)
+				t.Fatalf("%v, %d cores: Forward(%d, %d): %v", c, procs, tok, pos, err)
 			}
 			decode = append(decode, logits...)
 		}
 		p := m.NewState()
 		logits, err := p.Prefill(tokens, 0)
 		if err != nil {
-			t.Fatalf("%d cores: Prefill: %v", procs, err)
+			t.Fatalf("%v, %d cores: Prefill: %v", c, procs, err)
 		}
 		return decode, append([]float32(nil), logits...)
 	}
@@ -111,12 +123,12 @@ func TestSameLogitsOnAnyNumberOfCores(t *testing.T) {
 		gotDecode, gotPrefill := run(procs)
 		for i := range wantDecode {
 			if math.Float32bits(gotDecode[i]) != math.Float32bits(wantDecode[i]) {
-				t.Fatalf("Forward with %d cores: logit %d of position %d is %g; with one core %g", procs, i%c.VocabSize, i/c.VocabSize, gotDecode[i], wantDecode[i])
+				t.Fatalf("%v, Forward with %d cores: logit %d of position %d is %g; with one core %g", c, procs, i%c.VocabSize, i/c.VocabSize, gotDecode[i], wantDecode[i])
 			}
 		}
 		for i := range wantPrefill {
 			if math.Float32bits(gotPrefill[i]) != math.Float32bits(wantPrefill[i]) {
-				t.Fatalf("Prefill with %d cores: logit %d is %g; with one core %g", procs, i, gotPrefill[i], wantPrefill[i])
+				t.Fatalf("%v, Prefill with %d cores: logit %d is %g; with one core %g", c, procs, i, gotPrefill[i], wantPrefill[i])
 			}
 		}
 	}

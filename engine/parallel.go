@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// A decode step hands work to the other cores some fifty times (every
-// matrix-vector product, and the attention heads late in a sequence), and
-// each piece takes only microseconds to tens of microseconds. Starting a
+// A decode step hands work to the other cores a few dozen times (four or
+// five times a layer, and once for the vocabulary projection), and each
+// piece takes only microseconds to tens of microseconds. Starting a
 // goroutine for every piece, and waking a sleeping core for it, can cost
 // as much as the piece itself. So the pieces go to a team of helper
 // goroutines, one per extra core, started once, that keep watching for

@@ -77,7 +77,7 @@ func spawnFor(n, per int, f func(worker, start, end int)) {
 // so it waits for at most one chunk per helper, a few hundred
 // microseconds at most even in the vocabulary projection, and a caller
 // that sleeps there pays for being woken (tens of microseconds on a
-// virtual machine) in every one of a step's some fifty pieces. On the
+// virtual machine) in every one of a step's few dozen pieces. On the
 // stories15M shape on two cores, a 3 µs wait here left two threads only
 // 1.4× as fast as one; 300 µs makes them 1.6–1.8× as fast.
 const (

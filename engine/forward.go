@@ -143,7 +143,7 @@ func checkLogits(logits []float32, pos int) error {
 func (s *State) forward(token, pos int) {
 	m, w := s.Model, s.Model.Weights
 	c := m.Config
-	dim, hidden, kvDim := c.Dim, c.HiddenDim, c.KVDim()
+	dim, hidden := c.Dim, c.HiddenDim
 	x := s.x
 	prof := s.Profile
 	var t time.Time
@@ -179,12 +179,8 @@ func (s *State) forward(token, pos int) {
 			// q, k and v are computed in one hand-off to the cores,
 			// each range of rows of q and k rotated as soon as it is
 			// done; then attention, the heads side by side into xb.
-			k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
-			inParallel(
-				rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
-				rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
-				rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
-			)
+			qkv := s.qkvJobs(l, pos)
+			inParallel(qkv[:]...)
 			s.attention(l, pos)
 			inParallel(rowJob{out: s.xb2, x: s.xb, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
 		}
@@ -246,6 +242,19 @@ func (s *State) attention(l, pos int) {
 	parallelFor(c.NHeads, true, s.heads)
 }
 
+// qkvJobs is the step's projections of xb to q, and to k and v in the
+// cache at position pos of layer l, q and k rotated: rows of them are
+// what attendGroups, and all of them what forward, hands to the cores.
+func (s *State) qkvJobs(l, pos int) [3]rowJob {
+	c, w := s.Model.Config, s.Model.Weights
+	dim, kvDim := c.Dim, c.KVDim()
+	return [3]rowJob{
+		{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
+		{out: s.Cache.Key(l, pos), x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
+		{out: s.Cache.Value(l, pos), x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
+	}
+}
+
 // byGroups says whether this step's q, k and v and its attention are
 // shared among the cores by key/value head (attendGroups) rather than in
 // two hand-offs, the rows of q, k and v and then the heads. That saves a
@@ -268,16 +277,13 @@ func (s *State) byGroups() bool {
 // the query heads that read them, k and q rotated, then those query
 // heads' attention, into xb2.
 func (s *State) attendGroups(_, g0, g1 int) {
-	c, w := s.Model.Config, s.Model.Weights
+	c := s.Model.Config
 	l, pos := s.stepLayer, s.stepPos
-	dim, kvDim, hs, kvMul := c.Dim, c.KVDim(), c.HeadSize(), c.KVMul()
-	k, v := s.Cache.Key(l, pos), s.Cache.Value(l, pos)
-	q := rowJob{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos}
-	q.do(g0*kvMul*hs, g1*kvMul*hs)
-	kj := rowJob{out: k, x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos}
-	kj.do(g0*hs, g1*hs)
-	vj := rowJob{out: v, x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]}
-	vj.do(g0*hs, g1*hs)
+	hs, kvMul := c.HeadSize(), c.KVMul()
+	qkv := s.qkvJobs(l, pos)
+	qkv[0].do(g0*kvMul*hs, g1*kvMul*hs)
+	qkv[1].do(g0*hs, g1*hs)
+	qkv[2].do(g0*hs, g1*hs)
 	keys, values := s.Cache.Layer(l, pos+1)
 	attendHeads(s.xb2, s.q, keys, values, s.att, c, pos, g0*kvMul, g1*kvMul)
 }

@@ -75,6 +75,37 @@ func TestParallelForCoversEveryItemOnce(t *testing.T) {
 	}
 }
 
+// TestCut checks the chunks a piece is cut into: they cover the items in
+// order, each at least one item, never longer than the one before but the
+// last, the first a share of the items by shrink·cores, and never more
+// chunks than a piece can number.
+func TestCut(t *testing.T) {
+	var bounds []int
+	for _, tc := range []struct{ n, cores int }{
+		{1, 2}, {2, 2}, {3, 2}, {6, 2}, {72, 2}, {192, 2}, {8000, 2}, {8000, 3},
+		{100, 64}, {1 << 20, 2}, {1 << 24, 100000}, {countMask + 1, 1 << 20},
+	} {
+		bounds = cut(bounds, tc.n, tc.cores)
+		chunks := len(bounds) - 1
+		if bounds[0] != 0 || bounds[chunks] != tc.n || chunks > countMask {
+			t.Fatalf("cut(%d items, %d cores) = %d chunks from %d to %d; want at most %d chunks from 0 to %d",
+				tc.n, tc.cores, chunks, bounds[0], bounds[chunks], countMask, tc.n)
+		}
+		if first, want := bounds[1], max(tc.n/(shrink*tc.cores), 1, (tc.n+countMask-1)/countMask); first != min(want, tc.n) {
+			t.Errorf("cut(%d items, %d cores): first chunk %d items, want %d", tc.n, tc.cores, first, min(want, tc.n))
+		}
+		for i := 1; i <= chunks; i++ {
+			size := bounds[i] - bounds[i-1]
+			if size < 1 {
+				t.Fatalf("cut(%d items, %d cores): chunk %d is %d items", tc.n, tc.cores, i-1, size)
+			}
+			if i > 1 && i < chunks && size > bounds[i-1]-bounds[i-2] {
+				t.Fatalf("cut(%d items, %d cores): chunk %d is %d items, after one of %d", tc.n, tc.cores, i-1, size, bounds[i-1]-bounds[i-2])
+			}
+		}
+	}
+}
+
 // TestSameLogitsOnAnyNumberOfCores runs the same tokens through a decode
 // loop and a prefill with one, two and three cores: the logits must be
 // bit for bit the same, since every row of every product is summed by one

@@ -20,28 +20,21 @@ DATA dotmask<>+56(SB)/4, $0x00000000
 DATA dotmask<>+60(SB)/4, $0x00000000
 GLOBL dotmask<>(SB), RODATA|NOPTR, $64
 
-// func dot4(n int, x *float32, w *float32, ldw int, out *float32, ahead int)
+// func dot4(n int, x *float32, w *float32, ldw int, out *float32)
 //
 // Four dot products at once: out[r] = Σ_{j<n} w[r·ldw + j]·x[j], r = 0..3,
 // n ≥ 1. Each step loads 16 numbers of x once and multiplies them into
 // four rows of w with eight independent accumulators (two per row, so
 // consecutive FMAs do not wait for each other); the last n mod 8 columns
-// go through a mask.
-//
-// With ahead > 0, each step of 16 columns also asks the processor to fetch
-// 4 cache lines (256 bytes) starting ahead bytes past the first row, 4
-// times further along as the steps go: over the n/16 steps that covers
-// the 4·n numbers at w + ahead, the rows that come later (see Gemv).
-// Prefetching never faults, so lines past the end of w are harmless.
-TEXT ·dot4(SB), NOSPLIT, $0-48
+// go through a mask. Each row's sum goes through the same operations
+// whatever the other three rows are.
+TEXT ·dot4(SB), NOSPLIT, $0-40
 	MOVQ n+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), DI
 	MOVQ ldw+24(FP), R8
 	MOVQ out+32(FP), DX
-	MOVQ ahead+40(FP), R12
 	SHLQ $2, R8
-	LEAQ (DI)(R12*1), R13             // the lines to fetch, at 4·AX
 	LEAQ (DI)(R8*1), R9
 	LEAQ (DI)(R8*2), R10
 	LEAQ (R9)(R8*2), R11
@@ -55,30 +48,6 @@ TEXT ·dot4(SB), NOSPLIT, $0-48
 	VXORPS Y7, Y7, Y7
 	XORQ   AX, AX
 	SHRQ   $3, CX
-
-	TESTQ  R12, R12
-	JEQ    loop16
-
-fetch16:
-	CMPQ        CX, $2
-	JLT         loop8
-	PREFETCHT0  (R13)(AX*4)
-	PREFETCHT0  64(R13)(AX*4)
-	PREFETCHT0  128(R13)(AX*4)
-	PREFETCHT0  192(R13)(AX*4)
-	VMOVUPS     (SI)(AX*1), Y8
-	VMOVUPS     32(SI)(AX*1), Y9
-	VFMADD231PS (DI)(AX*1), Y8, Y0
-	VFMADD231PS 32(DI)(AX*1), Y9, Y4
-	VFMADD231PS (R9)(AX*1), Y8, Y1
-	VFMADD231PS 32(R9)(AX*1), Y9, Y5
-	VFMADD231PS (R10)(AX*1), Y8, Y2
-	VFMADD231PS 32(R10)(AX*1), Y9, Y6
-	VFMADD231PS (R11)(AX*1), Y8, Y3
-	VFMADD231PS 32(R11)(AX*1), Y9, Y7
-	ADDQ        $64, AX
-	SUBQ        $2, CX
-	JMP         fetch16
 
 loop16:
 	CMPQ        CX, $2

@@ -4,11 +4,13 @@ import "fmt"
 
 // Gemv sets out = W·x for a row-major W of shape (rows, cols) = (len(out),
 // len(x)): the matrix-vector product of a decoding step. Rows are taken
-// four at a time with x loaded once for all four, rows fetched from
-// memory ahead of time (see shortRow), columns 8 at a time and the last
-// few through a mask; rows past the last multiple of 4 are summed in plain
-// Go. Without the kernels (!Available) it goes through gonum. It panics if
-// w is shorter than rows·cols.
+// four at a time, one from each quarter of W, with x loaded once for all
+// four, columns 8 at a time and the last few through a mask; rows past the
+// last multiple of 4 are summed in plain Go. Each row is summed the same
+// way whichever rows it is taken with, so Gemv on rows r0..r1-1 of W,
+// with r0 and r1 multiples of 4 (or r1 = rows), gives those rows of out
+// bit for bit. Without the kernels (!Available) it goes through gonum. It
+// panics if w is shorter than rows·cols.
 func Gemv(out, x, w []float32) {
 	rows, cols := len(out), len(x)
 	if len(w) < rows*cols {
@@ -25,35 +27,27 @@ func Gemv(out, x, w []float32) {
 		clear(out)
 		return
 	}
-	ahead := 0
-	if cols <= shortRow {
-		ahead = 4 * prefetchRows * cols
+	// The four rows are r, q+r, 2q+r and 3q+r, not four neighbours: the
+	// weights are then read as four long runs through memory, one a
+	// quarter of W, that the processor sees coming and fetches ahead by
+	// itself. Four neighbouring rows are four short runs side by side,
+	// each a row long (1–3 kB in the course's models), which it follows
+	// less well, even with prefetch instructions. Reading matrices from
+	// memory on one core, quarters gave 26–28 GB/s and neighbours 16–20
+	// (with prefetching), for every matrix shape of the stories15M and
+	// 110M models; a decode step of the stories15M shape went from 227 to
+	// 375–397 tokens a second on one core, and from 384–402 to 500–507 on
+	// two.
+	q := rows / 4
+	var sums [4]float32
+	for r := range q {
+		dot4(cols, &x[0], &w[r*cols], q*cols, &sums[0])
+		out[r], out[q+r], out[2*q+r], out[3*q+r] = sums[0], sums[1], sums[2], sums[3]
 	}
-	r := 0
-	for ; r+4 <= rows; r += 4 {
-		dot4(cols, &x[0], &w[r*cols], cols, &out[r], ahead)
-	}
-	for ; r < rows; r++ {
+	for r := 4 * q; r < rows; r++ {
 		out[r] = dotGo(w[r*cols:(r+1)*cols], x)
 	}
 }
-
-// shortRow and prefetchRows set Gemv's prefetching. A matrix is read 4
-// rows at a time, in 4 runs along the rows: for rows of up to 2 kB those
-// runs are too short for the processor to notice them and fetch ahead
-// from memory by itself, so a large such matrix (the vocabulary
-// projection of a small model) is read well below the memory's speed. So
-// for rows of up to shortRow numbers (2 kB), dot4 fetches the rows
-// prefetchRows further on while it works on 4 of them (16 kB ahead at
-// most): without that, a decode step of the stories15M shape (rows of 288
-// numbers) took 1.3 times as long on one core. Longer rows are left to
-// the processor, which streams them better alone: on the 110M shape (rows
-// of 768 and 2048 numbers), fetching them ahead too made a step 2–4%
-// slower on one core, and no faster on two.
-const (
-	shortRow     = 512
-	prefetchRows = 8
-)
 
 func dotGo(a, b []float32) float32 {
 	var s float32

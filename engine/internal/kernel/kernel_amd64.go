@@ -17,11 +17,11 @@ var wide = Available && cpu.X86.HasAVX512F
 func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *float32, ldc int, alpha float32)
 
 // dot4 sets out[r] = Σ_{j<n} w[r·ldw + j]·x[j] for r in 0..3; n is at
-// least 1. With ahead > 0 it also prefetches the 4·n numbers that
-// start ahead bytes past w. The caller guarantees every index is in range.
+// least 1. Each row is summed the same way whatever the other three are.
+// The caller guarantees every index is in range.
 //
 //go:noescape
-func dot4(n int, x *float32, w *float32, ldw int, out *float32, ahead int)
+func dot4(n int, x *float32, w *float32, ldw int, out *float32)
 
 // kernel4x32 is kernel4x16 for 32 columns, with AVX-512. Each element of C
 // goes through the same operations in the same order, so the results are

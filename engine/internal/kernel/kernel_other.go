@@ -11,7 +11,7 @@ func kernel4x16(k int, a *float32, aRow, aStep int, b *float32, ldb int, c *floa
 	panic("kernel: no kernels on this architecture")
 }
 
-func dot4(n int, x *float32, w *float32, ldw int, out *float32, ahead int) {
+func dot4(n int, x *float32, w *float32, ldw int, out *float32) {
 	panic("kernel: no kernels on this architecture")
 }
 

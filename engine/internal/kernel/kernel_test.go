@@ -60,6 +60,39 @@ func TestGemvMatchesFloat64(t *testing.T) {
 	}
 }
 
+// TestGemvSameBitsOnAnyRows computes W·x whole and then by ranges of
+// rows starting at multiples of 4, as the cores share it out: every row
+// must come out bit for bit the same, whichever rows it was taken with.
+func TestGemvSameBitsOnAnyRows(t *testing.T) {
+	requireKernel(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, rows := range []int{4, 9, 64, 172, 513} {
+		for _, cols := range []int{7, 64, 288} {
+			w, x := make([]float32, rows*cols), make([]float32, cols)
+			for i := range w {
+				w[i] = float32(rng.NormFloat64())
+			}
+			for i := range x {
+				x[i] = float32(rng.NormFloat64())
+			}
+			whole := make([]float32, rows)
+			Gemv(whole, x, w)
+			for _, step := range []int{4, 8, 12, 20, 64} {
+				parts := make([]float32, rows)
+				for r0 := 0; r0 < rows; r0 += step {
+					r1 := min(r0+step, rows)
+					Gemv(parts[r0:r1], x, w[r0*cols:r1*cols])
+				}
+				for r := range rows {
+					if math.Float32bits(parts[r]) != math.Float32bits(whole[r]) {
+						t.Fatalf("%dx%d: row %d is %v from Gemv of the whole matrix but %v from Gemv of ranges of %d rows", rows, cols, r, whole[r], parts[r], step)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestGemvEdges(t *testing.T) {
 	requireKernel(t)
 	Gemv(nil, []float32{1, 2}, nil) // no rows: nothing to do

@@ -65,8 +65,9 @@ func (j *rowJob) do(r0, r1 int) {
 
 // inParallel does jobs in one hand-off to the cores, when they are large
 // enough to be worth it. Each job's rows are cut into whole blocks of 4,
-// as Gemv takes them on one core, so every row is summed the same way
-// whatever the number of cores, and a block never mixes two jobs. A
+// so every range a core gets starts at a multiple of 4 and Gemv sums each
+// row the same way whatever the number of cores (see Gemv), and a block
+// never mixes two jobs. A
 // decode step hands work to the cores a few dozen times, so doing the
 // query, key and value projections in one hand-off, and the MLP's two
 // first products in another, saves a third of them.

@@ -67,10 +67,9 @@ func (j *rowJob) do(r0, r1 int) {
 // enough to be worth it. Each job's rows are cut into whole blocks of 4,
 // so every range a core gets starts at a multiple of 4 and Gemv sums each
 // row the same way whatever the number of cores (see Gemv), and a block
-// never mixes two jobs. A
-// decode step hands work to the cores a few dozen times, so doing the
-// query, key and value projections in one hand-off, and the MLP's two
-// first products in another, saves a third of them.
+// never mixes two jobs. A decode step hands work to the cores a few dozen
+// times, so doing the query, key and value projections in one hand-off,
+// and the MLP's two first products in another, saves a third of them.
 func inParallel(jobs ...rowJob) {
 	work, blocks := 0, 0
 	for i := range jobs {

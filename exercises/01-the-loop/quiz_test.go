@@ -11,7 +11,7 @@ import (
 //grade:task 4 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "01-the-loop", 1, "Answer1", Answer1, "abcd", "1953b4688c0e502edb6458f6ed404dbb779cbe0ad4ffa74d7c2af7f5d86c8775")
+	check.Quiz(t, "01-the-loop", 1, "Answer1", Answer1, "abcd", "388acf60289a0ec6834eeb1a85519363ca368c119e33fb3460a65ca52d1647e0")
 }
 
 // TestQuiz2: why the model cannot revise what it wrote.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "01-the-loop", 2, "Answer2", Answer2, "abcd", "20ac8abcf7f832cad823be9c37e5a7ffef3d42cadfd7800839fbeb2d02fcac7f")
+	check.Quiz(t, "01-the-loop", 2, "Answer2", Answer2, "abcd", "f00aed69db40dbea79e4f2ed5e125146d09fb22da4f11eafb46ae811fe106fd8")
 }
 
 // TestQuiz3: how many model steps a 500-token answer takes.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "01-the-loop", 3, "Answer3", Answer3, "abcd", "9aa54ddc0cbf5287f34c3107451b7355381db0ad4ea1b38709d3abfab8af9305")
+	check.Quiz(t, "01-the-loop", 3, "Answer3", Answer3, "abcd", "ab9546fdd4d63d54bf878c597e99c2f720eb3739c73a90b89840717b63ba39d6")
 }
 
 // TestQuiz4: why an answer can be streamed.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "01-the-loop", 4, "Answer4", Answer4, "abcd", "392075011b0ea95fb1349fc0a456ed80141e80c01820a594b5b29f361eee1cb9")
+	check.Quiz(t, "01-the-loop", 4, "Answer4", Answer4, "abcd", "79fa30ce608b41d732001573e92a2c4c5535b4efa6fb06c90602412a1dd779f2")
 }
 
 // TestQuiz5: what one different early token does to the rest.
@@ -43,5 +43,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "01-the-loop", 5, "Answer5", Answer5, "abcd", "5cbafe41f5478bb9555ef14951403b75e763f782c535b10a761f9fec53dad777")
+	check.Quiz(t, "01-the-loop", 5, "Answer5", Answer5, "abcd", "1ef2f12d7ef571ed198ab1ddbdefddc74e8c514de93430198615e54ac2896961")
 }

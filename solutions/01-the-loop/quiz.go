@@ -6,52 +6,64 @@ package loop
 
 // Question 1. Why is generating text a loop?
 //
-//	a) the model is too large to hold a whole answer in memory at once
-//	b) one run of the model scores only the next token; to get the token
-//	   after it, the chosen token is appended and the model runs again
-//	c) the loop writes several complete answers and keeps the best one
-//	d) the tokenizer can only encode one token per call
-const Answer1 = "\x62"
+//	a) one run of the model writes a whole sentence; the loop keeps asking
+//	   for sentences until an end-of-text token comes
+//	b) the model drafts the full answer in its first run, and the later
+//	   runs go over that draft token by token to correct it
+//	c) one run of the model scores only the next token; the token chosen is
+//	   appended to the input and the model runs again
+//	d) the model reads the prompt one token per run, and once the whole
+//	   prompt is read, it writes the answer in a single run
+const Answer1 = "\x63"
 
-// Question 2. Why can't the model go back and change a token it has
-// already written?
+// Question 2. Why can't the model go back and change a token it has already
+// written?
 //
-//	a) it could, but revising is switched off to save memory
-//	b) the tokenizer cannot merge a new token with an earlier one
-//	c) the model's weights change after every token, so the old ones no
-//	   longer fit
-//	d) each step only appends: the chosen token becomes part of the input
-//	   of every later step, and no step replaces an earlier token
-const Answer2 = "\x64"
+//	a) each step only appends: the chosen token joins the input of every
+//	   later step, and no step outputs anything but the next token
+//	b) it does: every step rescores the earlier tokens as well, and the
+//	   interface quietly swaps in any token that now scores better
+//	c) the earlier tokens are dropped from its input once they have been
+//	   shown, so the model no longer knows what it wrote before
+//	d) its weights are updated after every token it writes, so it can no
+//	   longer work out what an earlier token should have been
+const Answer2 = "\x61"
 
-// Question 3. An answer is 500 tokens long. How many model steps (questions
-// "what comes next?") did the loop make to write it?
+// Question 3. An answer is 500 tokens long. How many model steps
+// (questions "what comes next?") did the loop make to write it?
 //
-//	a) 500: one per token, each seeing the prompt and everything written
-//	   before it
-//	b) 1: the model produces the answer in one pass
-//	c) 125,250 (500 · 501 / 2): one for every pair of tokens
-//	d) as many as the answer has words, whatever its number of tokens
-const Answer3 = "\x61"
+//	a) 1: the model writes the whole answer in one pass, and the interface
+//	   then cuts the text into 500 tokens
+//	b) about 375: one per word, since 500 tokens of English make about 375
+//	   words and the model predicts words
+//	c) 125,250 (500 · 501 / 2): step k runs the model once for each of the
+//	   k tokens that came before it
+//	d) 500: one per token, each step seeing the prompt and every token the
+//	   loop has written before it
+const Answer3 = "\x64"
 
 // Question 4. Why can a chat interface show the answer while it is still
 // being written (streaming)?
 //
-//	a) the model writes the whole answer first, and the interface replays
-//	   it slowly
-//	b) the model decides the answer's length first, then fills it in
-//	c) each token is final as soon as the loop chooses it, so it can be
-//	   shown before the next step runs
-//	d) streaming only works with greedy decoding
-const Answer4 = "\x63"
+//	a) the model writes the whole answer first, and the interface plays it
+//	   back a few tokens at a time
+//	b) each token is final as soon as the loop picks it, so it can be sent
+//	   before the next step even starts
+//	c) the interface shows a rough draft of each sentence and swaps in the
+//	   model's revision when it is ready
+//	d) the model decodes greedily while it streams, since a sampled token
+//	   could still change at a later step
+const Answer4 = "\x62"
 
 // Question 5. Two runs of the same prompt agree on their first two tokens
 // but pick different third tokens. What about the tokens after that?
 //
-//	a) they agree again from the fourth token on: the prompt is the same
-//	b) they may differ all the way: every later step has the different
-//	   third token in its input, so its scores change
-//	c) only the fourth token may differ; the model is back on track by the
-//	   fifth
-//	d) they can only differ if the two runs use different model weights
-const Answer5 = "\x62"
+//	a) they agree again from the fourth token on: the prompt, which decides
+//	   the answer, is the same in both runs
+//	b) every later step gives the same scores in both runs, so only the
+//	   sampler's random draws can make them differ
+//	c) they may differ all the way: every later step has the other third
+//	   token in its input, so its scores change
+//	d) only the fourth token may differ, as the model makes up for the one
+//	   different token by the fifth
+const Answer5 = "\x63"

@@ -5,35 +5,52 @@ package softmax
 
 // Question 1. What is a logit?
 //
-//	a) the probability of a token, before it is rounded
-//	b) the logarithm of a token's probability, always zero or negative
-//	c) a raw score the model's last layer gives each token of the vocabulary; it can be any real number
-//	d) the position of a token in the vocabulary, sorted by how likely it is
+//	a) the log of a token's probability, so it is never above 0, and the
+//	   largest one marks the likeliest token
+//	b) a score between −1 and 1 that the last layer gives each token, 1 for
+//	   the token the model prefers most
+//	c) the probability the last layer gives each token, before softmax
+//	   rescales them so that they add up to 1
+//	d) a raw score the last layer gives each token of the vocabulary: any
+//	   real number, negative too
 const Answer1 = ""
 
 // Question 2. Softmax turns the logits [2, 1, -3] into probabilities. Which
 // statement holds for any logits, not just these?
 //
-//	a) every probability is between 0 and 1, they sum to 1, and a higher logit always gets a higher probability
-//	b) the largest logit always gets more than half of the probability
-//	c) a logit of -3 gets probability 0, since probabilities cannot be negative
-//	d) the probabilities are proportional to the logits: 2 gets twice as much as 1
+//	a) the largest logit always gets more than half of the probability, and
+//	   the other tokens share what is left
+//	b) each probability lies strictly between 0 and 1, they add up to 1,
+//	   and a higher logit gets a higher probability
+//	c) a negative logit such as -3 gets probability 0, since a probability
+//	   can never be negative; the others add up to 1
+//	d) the probabilities keep the logits' proportions: a logit of 2 gets
+//	   twice the share of a logit of 1
 const Answer2 = ""
 
 // Question 3. Why does a softmax implementation subtract the largest logit
 // from every logit before exponentiating?
 //
-//	a) to make the probabilities add up to 1
-//	b) to give the most likely token a little more probability
-//	c) to turn the result into log-probabilities
-//	d) so that exp cannot overflow (the largest term becomes exp(0) = 1); the probabilities do not change, since only differences between logits matter
+//	a) to keep exp from overflowing: the largest term becomes exp(0) = 1;
+//	   since only differences between logits matter, no probability changes
+//	b) to make the probabilities add up to 1: without the shift the
+//	   exponentials sum to more than 1, and the result is not a
+//	   distribution
+//	c) to sharpen the distribution: moving every logit down gives the
+//	   favourite a larger share, as a temperature below 1 would
+//	d) to turn the logits into log-probabilities: after the shift every
+//	   value is at most 0, as the log of a probability must be
 const Answer3 = ""
 
 // Question 4. A sampler divides the logits by a temperature of 0.5 before
 // softmax. What changes, and what does not?
 //
-//	a) the model gets more accurate, because it is less random
-//	b) the gaps between logits double, so the most likely token gets more probability; the order of the tokens, and so the greedy pick, stays the same
-//	c) the order of the tokens can change, so the greedy pick can change too
-//	d) nothing changes: softmax only depends on differences between logits
+//	a) the gaps between logits halve, which flattens the distribution
+//	   toward uniform; the greedy pick stays the same
+//	b) nothing changes: softmax depends only on differences between logits,
+//	   and a common divisor leaves those as they are
+//	c) the gaps between logits double, so the favourite gains probability;
+//	   the tokens keep their order, so greedy picks the same one
+//	d) the model itself gets more accurate: at a lower temperature it
+//	   weighs its choices more carefully, and so it makes fewer mistakes
 const Answer4 = ""

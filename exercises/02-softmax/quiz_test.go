@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "02-softmax", 1, "Answer1", Answer1, "abcd", "260c65a3eec36a97c54c3d7fffcfbda9da01724936976047d6135e1a71916ad4")
+	check.Quiz(t, "02-softmax", 1, "Answer1", Answer1, "abcd", "f2290d519cec5bd643acddce82564b8b859dac2239b313e54fbc908e41aad187")
 }
 
 // TestQuiz2: what softmax guarantees.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "02-softmax", 2, "Answer2", Answer2, "abcd", "bfebc726db85215c47c6826826faca950b650b53dd78fd80da2756d6c0f09fa6")
+	check.Quiz(t, "02-softmax", 2, "Answer2", Answer2, "abcd", "bed530539ad5bce117adbe51ad9f6c2551d6f524b54f7d67c7e924d900306b81")
 }
 
 // TestQuiz3: why softmax subtracts the largest logit.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "02-softmax", 3, "Answer3", Answer3, "abcd", "145e34398cddf8b7d2253861949ddc81b647a2b6aa02e9b86543ddfabd5c4ca8")
+	check.Quiz(t, "02-softmax", 3, "Answer3", Answer3, "abcd", "be1c58fbb333c23a6a136d3f8553612f4ee475813c301c98b3f0967f9f0ea112")
 }
 
 // TestQuiz4: what temperature changes and what it does not.
@@ -35,5 +35,5 @@ func TestQuiz3(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "02-softmax", 4, "Answer4", Answer4, "abcd", "ef2a53ec497df0c95a100b9a488088330fc3d2b58a5bc84208ce17f43e729977")
+	check.Quiz(t, "02-softmax", 4, "Answer4", Answer4, "abcd", "959566d15e22f76129ab48eb9600bcb5d266e297159eb031e22098e228b30b84")
 }

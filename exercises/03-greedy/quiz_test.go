@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "03-greedy", 1, "Answer1", Answer1, "abcd", "22cd4afdd8a926eee29c81052c14e77585c3403f026ddacb08bb119097cd33f6")
+	check.Quiz(t, "03-greedy", 1, "Answer1", Answer1, "abcd", "180e9f3aa6fd4f4292dc957a41b92def076d2e1d28587dc729074915ea658d83")
 }
 
 // TestQuiz2: where determinism is a strength.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "03-greedy", 2, "Answer2", Answer2, "abcd", "67f14526d0983a89be7d7f73fbbc1fd4fbe1442e52e706da1185ef52d3c98fb8")
+	check.Quiz(t, "03-greedy", 2, "Answer2", Answer2, "abcd", "a9f8f5177899d998acdb721fdeac0c4e2de319dc496d2217345ba5b583a57fe6")
 }
 
 // TestQuiz3: why greedy text falls into loops.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "03-greedy", 3, "Answer3", Answer3, "abcd", "60e2b983e72410c0ef903675fa6c61a4e06e560a813ca17b511916dd8b21ad4a")
+	check.Quiz(t, "03-greedy", 3, "Answer3", Answer3, "abcd", "576b16dc0229914a102e94018acc49c9e56cfe3694bd1a542171910087696f80")
 }
 
 // TestQuiz4: what the repeated 4-gram rate shows.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "03-greedy", 4, "Answer4", Answer4, "abcd", "84d2cb01f4726599660673a5c14fd3419a046824bd9296a47a7607e9de6d1373")
+	check.Quiz(t, "03-greedy", 4, "Answer4", Answer4, "abcd", "00a64f79f876716450c55e52913888e8edb8b1cc51e596663ec2bedc4e16ac9a")
 }
 
 // TestQuiz5: locally best is not globally best.
@@ -43,5 +43,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "03-greedy", 5, "Answer5", Answer5, "abcd", "31044ed27ef245e259e02ac9392a75dace8e66822bddc127bf4583c73cd2963a")
+	check.Quiz(t, "03-greedy", 5, "Answer5", Answer5, "abcd", "f86f7caaead10bfe511ce77dbf93d1106e79dd9d953216fe4f7504c8f647b541")
 }

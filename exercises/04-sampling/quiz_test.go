@@ -11,7 +11,7 @@ import (
 //grade:task 6 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "04-sampling", 1, "Answer1", Answer1, "abcd", "c5ca0fccc1180428f3927a3390d23a989c4bb8e1e26f185bb47806fb5ea76884")
+	check.Quiz(t, "04-sampling", 1, "Answer1", Answer1, "abcd", "d9d0ae5706b1a50a4d0d9e2795e44863eac2a8424ac1ae169a160ebe517f26ee")
 }
 
 // TestQuiz2: why top-p is adaptive.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 6 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "04-sampling", 2, "Answer2", Answer2, "abcd", "ba3133313174ae511f803c73aa4db47a0f2acc9cb16da64a606dcea66676d94c")
+	check.Quiz(t, "04-sampling", 2, "Answer2", Answer2, "abcd", "e294978d13c7228fcb6aca62be938da4134dade6f59103f348d2c4bd0ccd2c20")
 }
 
 // TestQuiz3: what min-p keeps, and how it differs from top-p.

@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "05-penalties", 1, "Answer1", Answer1, "abcd", "9ae9331dfac4f592c088b2dd4705d9d1e338960db45d6713bddbe332206ee0d5")
+	check.Quiz(t, "05-penalties", 1, "Answer1", Answer1, "abcd", "f0c5e447af0ee2d8b1d981f81e25ee8d78d7f23e2c3686671aa4101ceb987369")
 }
 
 // TestQuiz2: presence and frequency penalties on a token seen three times.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "05-penalties", 2, "Answer2", Answer2, "abcd", "5fe203d7e78d0a9831c924cc487eed3f94b2220d655252b39ba8a7a6f33174f0")
+	check.Quiz(t, "05-penalties", 2, "Answer2", Answer2, "abcd", "c1931524c965838fc0114e3e11831473dd2b14e37d28cd062a5dc0d6b5b830ad")
 }
 
 // TestQuiz3: what a no-repeat n-gram ban forbids.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "05-penalties", 3, "Answer3", Answer3, "abcd", "4de824a1f220a5f7e310cc19d501c6343aaa91e1117ac64cea415cb12559c526")
+	check.Quiz(t, "05-penalties", 3, "Answer3", Answer3, "abcd", "e0aca4f48a6fb4f642d12e41645a28799680799a6ff6d14e67356878b2da5ed2")
 }
 
 // TestQuiz4: why strong penalties are risky for code.

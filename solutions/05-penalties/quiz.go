@@ -3,38 +3,54 @@ package penalties
 // Checkpoint quiz (the last task). Set each AnswerN constant to the letter of
 // the choice you pick: "a", "b", "c" or "d".
 
-// Question 1. Why does the repetition penalty multiply a negative logit by the
-// penalty instead of dividing it, as it does a positive one?
+// Question 1. Why does the repetition penalty multiply a negative logit by
+// the penalty instead of dividing it, as it does a positive one?
 //
-//	a) so that every penalised logit ends up positive
-//	b) dividing a negative logit by a penalty above 1 would bring it closer to 0 and make the token more likely; multiplying pushes it further down
-//	c) softmax ignores negative logits, so only their sign matters
-//	d) to penalise rare tokens more than common ones
-const Answer1 = "\x62"
+//	a) to hit tokens with negative logits harder: such tokens are rare, and
+//	   a rare token said twice stands out more
+//	b) dividing a negative logit by a number above 1 flips its sign, which
+//	   would make the token the likeliest of all
+//	c) dividing a negative logit by a penalty above 1 moves it closer to 0,
+//	   which makes the token likelier
+//	d) a negative logit is a log-probability, and multiplying a
+//	   log-probability by the penalty divides the probability by it
+const Answer1 = "\x63"
 
-// Question 2. A token's logit is 1.0 and it occurs 3 times in the text so far.
-// What is its logit after a presence penalty of 0.5 and a frequency penalty of
-// 0.2?
+// Question 2. A token's logit is 1.0 and it occurs 3 times in the text so
+// far. What is its logit after a presence penalty of 0.5 and a frequency
+// penalty of 0.2?
 //
-//	a) 0.5
-//	b) 0.3
-//	c) -0.1
-//	d) -1.1
-const Answer2 = "\x63"
+//	a) −0.1: the presence penalty once (0.5), the frequency penalty once
+//	   per occurrence (3 × 0.2)
+//	b) 0.3: each penalty taken off once (0.5 + 0.2), however often the
+//	   token occurs
+//	c) −1.1: both penalties taken off once per occurrence
+//	   (3 × 0.5 + 3 × 0.2)
+//	d) 0.1: the presence penalty once (0.5), the frequency penalty once per
+//	   repeat after the first (2 × 0.2)
+const Answer2 = "\x61"
 
 // Question 3. With a no-repeat 3-gram ban, the text so far is the tokens
 // "a b c a b". Which tokens are banned as the next token?
 //
-//	a) only "c": the text ends with "a b", which was followed by "c" before
-//	b) "a" and "b", because they already occur twice
-//	c) every token that occurs in the text
-//	d) none: no 3-gram has occurred twice yet
-const Answer3 = "\x61"
+//	a) "a" and "b": each already occurs twice, and a third one would start
+//	   a repeated 3-gram
+//	b) only "c": the text ends in "a b", which was followed by "c" before,
+//	   so "c" would repeat "a b c"
+//	c) none yet: a 3-gram is banned once it has occurred twice, and "a b c"
+//	   has occurred only once
+//	d) "c" and "a": the 3-grams "a b c" and "b c a" have both occurred, and
+//	   either one could come again next
+const Answer3 = "\x62"
 
 // Question 4. Why are strong penalties risky when generating code?
 //
-//	a) they make every forward pass of the model slower
-//	b) code never falls into repetition loops, so there is nothing for them to fix
-//	c) they change the model's weights for the rest of the session
-//	d) they see only token ids, so they also push down tokens that must repeat, such as err in "if err != nil" after "n, err :=", or a variable's name
+//	a) code rarely falls into repetition loops, so penalties have nothing
+//	   to fix there and only add noise
+//	b) they push down Go's keywords, since keywords are the most frequent
+//	   tokens in the model's training text
+//	c) they keep the lowered logits for the rest of the session, so later
+//	   requests start out already penalised
+//	d) they see only token ids, so they also push down tokens that must
+//	   repeat, such as err or a variable's name
 const Answer4 = "\x64"

@@ -7,44 +7,64 @@ package projection
 // vocabulary of V = 50,000 tokens, with weights in 16-bit floats. What does
 // its vocabulary projection cost at every decoding step?
 //
-//	a) about 50,000 multiply-adds, one per token, and about 100 kB of weights
-//	b) about 4,096 multiply-adds: only h changes from step to step
-//	c) about 200 million multiply-adds, reading about 400 MB of weights
-//	d) about 200 million multiply-adds at the first step only: later steps reuse the logits
+//	a) about 200 million multiply-adds (d × V), and about 200 MB of weights
+//	   read, a byte per weight
+//	b) about 16.8 million multiply-adds (d × d, like the other layers), and
+//	   about 34 MB of weights read
+//	c) about 200 million multiply-adds at the first step only; later steps
+//	   update the previous logits
+//	d) about 200 million multiply-adds (d × V, for all V tokens), and about
+//	   400 MB of weights read
 const Answer1 = ""
 
-// Question 2. What does tying the output matrix to the input embedding
-// save?
+// Question 2. What does tying the output matrix to the input embedding save?
 //
-//	a) V·d parameters: one V × d matrix serves both as the embedding and as W_out
-//	b) the projection's arithmetic: a tied model looks the logits up instead of computing them
-//	c) d·d parameters in every layer
-//	d) nothing in size; it only makes training faster
+//	a) V·d parameters: one V × d matrix then serves both as the input
+//	   embedding table and as W_out
+//	b) V·d multiply-adds per step: the logits come from the matrix that
+//	   embedded the input token
+//	c) d·d parameters in each layer, since every layer can then reuse the
+//	   embedding table's weights
+//	d) nothing in size; it only speeds up training, as both ends of the
+//	   model learn one table
 const Answer2 = ""
 
-// Question 3. Why can the projection be the largest single cost of a step
-// in a small model, but not in a large one?
+// Question 3. Why can the projection be the largest single cost of a step in
+// a small model, but not in a large one?
 //
-//	a) small models have larger vocabularies than large ones
-//	b) its V·d grows with d alone, while each layer costs a few d² and large models have many wide layers; a small model's few narrow layers can cost less than V·d
-//	c) large models compute logits only for the tokens that are likely
-//	d) the projection's cost grows with the position in the text, and small models read shorter texts
+//	a) small models tend to have larger vocabularies than large ones, so
+//	   their V·d is larger in absolute terms
+//	b) large models compute logits only for the few tokens likely to be
+//	   sampled, and skip the rest of the vocabulary
+//	c) V·d grows only with d while each layer costs a few d²: a large model
+//	   stacks many wide layers, a small one a few narrow ones
+//	d) the projection's cost grows with the position in the text, and small
+//	   models are usually run on short texts
 const Answer3 = ""
 
 // Question 4. Top-p with p = 0.9 keeps a small fraction of the vocabulary.
 // Why does that barely change the distribution it samples from?
 //
-//	a) the dropped probability is given back to the kept tokens, which makes up for it exactly
-//	b) top-p changes the logits, not the probabilities
-//	c) the projection only computed logits for the likely tokens in the first place
-//	d) most of the V probabilities are negligible: the few tokens kept already hold nearly all the mass
+//	a) renormalising hands the dropped probability back to the kept tokens,
+//	   which makes up for the cut exactly
+//	b) most of the V probabilities are negligible, so the few tokens kept
+//	   already hold nearly all of the mass
+//	c) the dropped tokens all have negative logits, and a token with a
+//	   negative logit is never drawn anyway
+//	d) the projection computed logits only for the likely tokens in the
+//	   first place, so nothing real is dropped
 const Answer4 = ""
 
 // Question 5. The same model body moves from a 32,000-token to a
 // 128,000-token vocabulary. What does it gain and what does it pay?
 //
-//	a) it gains nothing, a larger vocabulary only adds rare words; it pays a larger projection
-//	b) the same text takes fewer tokens (fewer steps, more text in the context); each step pays a projection and softmax four times as large
-//	c) each token covers more text, so the projection gets cheaper; it pays with more steps
-//	d) the embedding table gets smaller; it pays with longer sequences
+//	a) the same text takes fewer tokens, so fewer steps and more text in
+//	   the context; each step's projection and softmax grow fourfold
+//	b) the same text takes more tokens, since each token is shorter; each
+//	   step's projection stays the same, as d has not changed
+//	c) it gains a model that knows more words and so answers more
+//	   accurately; it pays only with a larger file of weights to store on
+//	   disk
+//	d) each token covers more text, so the projection gets cheaper per byte
+//	   written; it pays with a larger embedding table only
 const Answer5 = ""

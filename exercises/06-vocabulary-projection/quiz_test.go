@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "06-vocabulary-projection", 1, "Answer1", Answer1, "abcd", "f79b1ed5ac3b06261af907c4ca99812b727187a29858e20e595c261e6557c4f6")
+	check.Quiz(t, "06-vocabulary-projection", 1, "Answer1", Answer1, "abcd", "460cfb5904e818d1f1a56f8a65c29789559a0f0019e1707d0aaab9cd56392ced")
 }
 
 // TestQuiz2: what tied embeddings save.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "06-vocabulary-projection", 3, "Answer3", Answer3, "abcd", "905ceb27a21e3f9b80154d5bf8e116aba01a625f568af5dae6fb184d359fe384")
+	check.Quiz(t, "06-vocabulary-projection", 3, "Answer3", Answer3, "abcd", "a8fb08e88dd592ba46da9d801a72f069438b14f4ea6a4defd50b2e472552a836")
 }
 
 // TestQuiz4: why top-p barely changes the distribution.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "06-vocabulary-projection", 4, "Answer4", Answer4, "abcd", "54f3ee84ae3aedfaab06e5f4a39255ee52ffede6aff04751fe5d9ab44cddc80f")
+	check.Quiz(t, "06-vocabulary-projection", 4, "Answer4", Answer4, "abcd", "628ea7e64287239f398330694282749df1515bac97925afa9d4788acb764e32b")
 }
 
 // TestQuiz5: the trade-off of a larger vocabulary.
@@ -43,5 +43,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "06-vocabulary-projection", 5, "Answer5", Answer5, "abcd", "87f777c93629890e29cadb9d926040e33380f647ab0486b935f290aa573f7123")
+	check.Quiz(t, "06-vocabulary-projection", 5, "Answer5", Answer5, "abcd", "c9594f4c23be3c6a4caefe0a0523a2c3369c334767e027ce19e8eb400199d938")
 }

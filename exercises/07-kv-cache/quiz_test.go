@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "07-kv-cache", 1, "Answer1", Answer1, "abcd", "062021877b2eae952fc61050a26c4ca6821ea32a29875d3c45881389b66466af")
+	check.Quiz(t, "07-kv-cache", 1, "Answer1", Answer1, "abcd", "489c60400c98e54f1e04f7883adde074e85ae9b943c959051ed523fcdc86c566")
 }
 
 // TestQuiz2: positions run with and without a cache.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "07-kv-cache", 2, "Answer2", Answer2, "abcd", "e36cb95ad61232e803f447c14512beaf770f2e91950c21dd4392ee37df12a9c9")
+	check.Quiz(t, "07-kv-cache", 2, "Answer2", Answer2, "abcd", "35f2b99f4309c1eeb4c589ef1a90627ecefe9528ce91895f33bbc487755c2288")
 }
 
 // TestQuiz3: the cache of a large model, with and without GQA.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "07-kv-cache", 3, "Answer3", Answer3, "abcd", "437514f0bb6f097404c3111ff0ea4d3946b2f1a93391d5c41cc0ed521a959ed5")
+	check.Quiz(t, "07-kv-cache", 3, "Answer3", Answer3, "abcd", "2d06d1426841f0e9236a0364cabefa22f287c2ac6132d5789d19d2855fb02833")
 }
 
 // TestQuiz4: why prefill is faster per token than decode.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "07-kv-cache", 4, "Answer4", Answer4, "abcd", "eed93b98354104056df8892b703ec9826c2906ccaedcb9197b84878e0a29bc7f")
+	check.Quiz(t, "07-kv-cache", 4, "Answer4", Answer4, "abcd", "1fce250ca77b8964af6267b95153ae8febe6b7ecba8a677d5dea1fb3ea4141d0")
 }
 
 // TestQuiz5: what streaming does and does not change.
@@ -43,5 +43,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "07-kv-cache", 5, "Answer5", Answer5, "abcd", "a70f1890d4a930f9940324a3ed65a3782fd7b89e5aff7b07f336fac4fe8c18c6")
+	check.Quiz(t, "07-kv-cache", 5, "Answer5", Answer5, "abcd", "94fdf87210009048262fa99fc300d77bc4760e933a1d69716996717060d835ec")
 }

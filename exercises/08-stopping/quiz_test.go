@@ -11,7 +11,7 @@ import (
 //grade:task 4 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "08-stopping", 1, "Answer1", Answer1, "abcd", "3b37c5910e185384d993a85912b8acfae8e645853bc31c2703c1960720f9c8e4")
+	check.Quiz(t, "08-stopping", 1, "Answer1", Answer1, "abcd", "0ac2d052bcbd5d5561f249b23d806b609f52a227947000cab2404ba8d8e5c4c4")
 }
 
 // TestQuiz2: what the finish reason "length" tells the caller.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "08-stopping", 2, "Answer2", Answer2, "abcd", "20112fbc6ac5d7fade79ae06839a99f3701b01b8a353a381baad511db68b8b90")
+	check.Quiz(t, "08-stopping", 2, "Answer2", Answer2, "abcd", "e75f05886a3ed048f8c20dff0f8712ebc4a2e0c7e17af6d11f820d1ee533a58a")
 }
 
 // TestQuiz3: what a streaming server may print while a stop string arrives.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "08-stopping", 3, "Answer3", Answer3, "abcd", "a71080aa7e5b41c9067fa9aa21be2b6f4f1ab041678016aca24f1e2396ff899b")
+	check.Quiz(t, "08-stopping", 3, "Answer3", Answer3, "abcd", "35b268a77bf39ab887d640f004b913f42d95a84f560617c63ac11ca9087a3500")
 }
 
 // TestQuiz4: why a byte-level tokenizer makes a server hold text back.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "08-stopping", 4, "Answer4", Answer4, "abcd", "21a5ba71185d55c52c7528091aee8450cc7e97867a5eda4b586de3a27ad0c8c4")
+	check.Quiz(t, "08-stopping", 4, "Answer4", Answer4, "abcd", "535c3ca5053efbddb0d9dd6985133d549516cd4c42029f433c443062853da1cf")
 }
 
 // TestQuiz5: why stopping in the right place is not enough for structured output.
@@ -43,5 +43,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "08-stopping", 5, "Answer5", Answer5, "abcd", "323cfa2ab9d8b4778afc3e94ea8c3a593ae8e19084a0b045eeb1f0adfb74f35f")
+	check.Quiz(t, "08-stopping", 5, "Answer5", Answer5, "abcd", "64ecfab4d3ea299add951ec5900f3e7b9825b1fa7a1a2a9aff0f8ca0d4c7bef1")
 }

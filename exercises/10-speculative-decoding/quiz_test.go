@@ -11,7 +11,7 @@ import (
 //grade:task 6 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "10-speculative-decoding", 1, "Answer1", Answer1, "abcd", "b714c1eb5e5bf51ce708da1d05e86bd36cb11e736b8d1f4da3021ab465f9539f")
+	check.Quiz(t, "10-speculative-decoding", 1, "Answer1", Answer1, "abcd", "df8c4fb6294c31309ae2ec000cef645c9c74b14208da122b81c36bc17f35d15e")
 }
 
 // TestQuiz2: why the output is the target's, greedy and sampled.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 6 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "10-speculative-decoding", 2, "Answer2", Answer2, "abcd", "5f1e6f49a2c312bed3087e0c7bd3aece361521815f3ec8dbce4190b25904288d")
+	check.Quiz(t, "10-speculative-decoding", 2, "Answer2", Answer2, "abcd", "9ea7fd31960323afe376fecc3db649a747235ae8868c06901b6c9aa74c2a8a7e")
 }
 
 // TestQuiz3: expected tokens per target pass.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 6 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "10-speculative-decoding", 3, "Answer3", Answer3, "abcd", "16dd7f5ed47fd969b49edd4cd27c14f8b59f341392b4f08a1fc2042cc8257725")
+	check.Quiz(t, "10-speculative-decoding", 3, "Answer3", Answer3, "abcd", "fb10c3e3d430f8ad3da98c06809cbac6548bfa2170f505c24356567d07c10141")
 }
 
 // TestQuiz4: what makes a good draft, and when speculation is slower.
@@ -35,5 +35,5 @@ func TestQuiz3(t *testing.T) {
 //grade:task 6 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "10-speculative-decoding", 4, "Answer4", Answer4, "abcd", "6984d45f0464273e770c4fbc02b9e9614d0434ba030f14507280bfe5b82ed2f8")
+	check.Quiz(t, "10-speculative-decoding", 4, "Answer4", Answer4, "abcd", "79da3e9f4872d15515204d4e49fac955701c37aadd42302d4b079bc469baf104")
 }

@@ -11,7 +11,7 @@ import (
 //grade:task 4 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "11-seeds", 1, "Answer1", Answer1, "abcd", "21f436965cd21093e5142cda6c8e293b93dd4bd94b876d6c06569243d86e8b32")
+	check.Quiz(t, "11-seeds", 1, "Answer1", Answer1, "abcd", "afcf0b115adf125fa9a75619d23fd1d97044d5b9f47dac30b9fad2defe94624d")
 }
 
 // TestQuiz2: why one early token changes everything after it.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "11-seeds", 3, "Answer3", Answer3, "abcd", "1ec7da2e729a294872800bbd7c53dde1f34c39d89d39b2462853dcf801e88fad")
+	check.Quiz(t, "11-seeds", 3, "Answer3", Answer3, "abcd", "72b2560caade909d26143724952d2dcab2daf9483d90b1fea300072af084ded0")
 }
 
 // TestQuiz4: why temperature 0 is deterministic only on the same software
@@ -36,7 +36,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "11-seeds", 4, "Answer4", Answer4, "abcd", "6f8d530a5588cdde3ca1c9be34c796bd28f2db18319e06a3d1846d0f7e357f3b")
+	check.Quiz(t, "11-seeds", 4, "Answer4", Answer4, "abcd", "4392882cc52b67fb2b69844a9e19c05acd47326b64d1613562211a3cf6539b8d")
 }
 
 // TestQuiz5: why one sample is not an evaluation.
@@ -44,5 +44,5 @@ func TestQuiz4(t *testing.T) {
 //grade:task 4 points 1
 func TestQuiz5(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "11-seeds", 5, "Answer5", Answer5, "abcd", "0c138a03a6ced38a850cd5dc2e3b10027a8227719aa96fb42fc63eb4a02e3fd8")
+	check.Quiz(t, "11-seeds", 5, "Answer5", Answer5, "abcd", "77a54245c4f0784bd9ca7b57b2e80400fc9bf26cbe3045a7728c806d883e05a1")
 }

@@ -6,43 +6,64 @@ package seeds
 // Question 1. You send the same prompt twice, at temperature 1, and get two
 // different answers. What changed between the two runs?
 //
-//	a) the model's weights were updated after the first answer
-//	b) nothing in the model: each token is a random draw, and the draws differed
-//	c) the model remembered its first answer and avoided repeating it
-//	d) the tokenizer split the prompt into different tokens the second time
-const Answer1 = "\x62"
+//	a) nothing in the model: each token is a random draw from the same
+//	   probabilities, and the draws differed
+//	b) the model changed its mind: it weighed the question again and found
+//	   another answer likelier this time
+//	c) at temperature 1 the model adds a little random noise to its logits,
+//	   so the runs got other probabilities
+//	d) the model remembered its first answer within the session and was
+//	   steered away from giving it twice
+const Answer1 = "\x61"
 
-// Question 2. Two samples differ in their third token only. Why are the
-// rest of the two texts usually completely different, not one word apart?
+// Question 2. Two samples of one prompt share their first two tokens and
+// differ at the third. Why are the rest of the two texts usually completely
+// different, not one word apart?
 //
-//	a) the generator is reseeded whenever a different token is drawn
-//	b) the model only looks at the last token, which is now different
-//	c) each later token is drawn given all the text before it, which differs
-//	d) rounding errors from the different token build up in the logits
+//	a) the random generator is reseeded after any token that differs, so
+//	   every later draw changes
+//	b) the model bases each step mostly on the last token, and that token
+//	   is now a different one
+//	c) each later token is drawn given all the text before it, and that
+//	   text is now different
+//	d) the rounding errors of one different token build up in the logits
+//	   from each step to the next
 const Answer2 = "\x63"
 
 // Question 3. What must stay the same to reproduce a sampled output exactly?
 //
-//	a) the seed alone: it fixes every draw
-//	b) the temperature alone: the seed only matters above 1
-//	c) the prompt and the model: the settings only change the style
-//	d) the seed, prompt, model and settings, and the software and hardware
-const Answer3 = "\x64"
+//	a) the seed alone: it fixes every random draw, so everything else may
+//	   change freely
+//	b) the seed, the prompt, the model, the settings, and the software and
+//	   hardware too
+//	c) the seed, prompt and model; sampling settings such as top-p act
+//	   after the draw
+//	d) the prompt, the model and the settings; the seed only matters above
+//	   temperature 1
+const Answer3 = "\x62"
 
-// Question 4. Temperature 0 is deterministic, but only "on the same
-// software and hardware". Why the restriction?
+// Question 4. Temperature 0 is deterministic, but only
+// "on the same software and hardware". Why the restriction?
 //
-//	a) other software or chips round differently, which can flip a near-tie
-//	b) greedy decoding still draws coins, seeded from the clock
-//	c) temperature 0 is quietly replaced by a small positive temperature
-//	d) floating-point units add a little true random noise to every sum
-const Answer4 = "\x61"
+//	a) floating-point units add a tiny random noise to every sum, and that
+//	   noise differs from chip to chip
+//	b) the engine may turn temperature 0 into a tiny positive temperature,
+//	   whose draws vary by machine
+//	c) greedy decoding breaks ties between equal logits with a coin seeded
+//	   from the machine's clock
+//	d) other software or chips may add in another order and so round
+//	   differently, flipping a near-tie
+const Answer4 = "\x64"
 
 // Question 5. Why is judging a model by one sample of each prompt
 // unreliable, and what would you do instead?
 //
-//	a) the first sample is always the worst; skip it and score the second
-//	b) one sample is biased by its seed; always evaluate with seed 0
-//	c) one draw may be lucky: score many samples, report mean and spread
-//	d) sampling is never used in practice, so only greedy output matters
-const Answer5 = "\x63"
+//	a) one draw may be lucky or unlucky: score many samples of each prompt,
+//	   and report their mean and their spread
+//	b) one draw hides what the model can do: draw many samples of each
+//	   prompt and report the best one's score
+//	c) a sample's score depends on its seed, so evaluate every prompt with
+//	   one fixed seed, such as seed 0
+//	d) the first sample after loading may be the least reliable, as the
+//	   generator warms up; score the second one
+const Answer5 = "\x61"

@@ -11,7 +11,7 @@ import (
 //grade:task 5 points 1
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "12-training", 1, "Answer1", Answer1, "abcd", "7b94233a717c47a5362e263e0ee8623e6a8dd3cd09adfc0f1406434e78b78b20")
+	check.Quiz(t, "12-training", 1, "Answer1", Answer1, "abcd", "701139f5b2c45e494dbad86d744e3855cf6ff08b1fc483e6a9ed7063787c245c")
 }
 
 // TestQuiz2: what a loss of ln 2 at one position means.
@@ -19,7 +19,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "12-training", 2, "Answer2", Answer2, "abcd", "4ba53825ca193ed5785f553cf0c6532ec7deb430295d27d68f7edd2a78510f38")
+	check.Quiz(t, "12-training", 2, "Answer2", Answer2, "abcd", "d42dda8e255b9db8a584a519170c1d850fc64e562a3e7d8f069029b216c1fac3")
 }
 
 // TestQuiz3: what one step against the gradient does to the logits.
@@ -27,7 +27,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "12-training", 3, "Answer3", Answer3, "abcd", "75e505017559edb166217458b0c5680164efc82516d07d91ec13837a44a3a01f")
+	check.Quiz(t, "12-training", 3, "Answer3", Answer3, "abcd", "c48d11548d540479f6201cd5882f5420853ae21fa2a29b1650bad09ea86f9e48")
 }
 
 // TestQuiz4: training loss or validation loss.
@@ -35,7 +35,7 @@ func TestQuiz3(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "12-training", 4, "Answer4", Answer4, "abcd", "ece57bec4b992d09693ad64e58f2761a1169dc742fb8f7bf0a2d0ead6e2f4a92")
+	check.Quiz(t, "12-training", 4, "Answer4", Answer4, "abcd", "1ce04360a7b978a5dda7a1470456e6723981b8db8375adbf36ed58e8635ac361")
 }
 
 // TestQuiz5: why training scores a whole window in one pass.

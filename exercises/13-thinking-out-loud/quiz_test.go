@@ -20,7 +20,7 @@ func TestQuiz1(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "13-thinking-out-loud", 2, "Answer2", Answer2, "abcd", "681d36212871e6921c85fd5db41972c618be0150122e728f3226db693a77fd58")
+	check.Quiz(t, "13-thinking-out-loud", 2, "Answer2", Answer2, "abcd", "e912d5ba8441ab81b20dd9b770182d1fd347de64176484c90a92f8e4e9d9b6d7")
 }
 
 // TestQuiz3: when more votes stop helping.
@@ -28,7 +28,7 @@ func TestQuiz2(t *testing.T) {
 //grade:task 5 points 1
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
-	check.Quiz(t, "13-thinking-out-loud", 3, "Answer3", Answer3, "abcd", "fab1c9d5908d91fc57c8b5a8dea0c23c47d3aba65dacddaeecc82c21dee10bc0")
+	check.Quiz(t, "13-thinking-out-loud", 3, "Answer3", Answer3, "abcd", "d5c36e81d2a51de06062dd0fc85b7b2cc41d8fb8e6172a21bbcf8a34f9529910")
 }
 
 // TestQuiz4: why a vote samples at a temperature above 0.

@@ -7,33 +7,50 @@ package thinking
 // every token it writes. Why can writing the steps before the answer still
 // let it solve problems it cannot answer directly?
 //
-//	a) a longer text makes every forward pass do more work, so each token is computed more carefully
-//	b) every token it writes is read back as input for the next one: a problem too big for one forward pass is split over many passes, each with the earlier results in its context
-//	c) the steps model has more parameters than the direct one
-//	d) writing steps lowers the sampler's temperature
+//	a) the steps tell the model how many digits the sum will have, and that
+//	   length is what the direct model fails to work out
+//	b) each token it writes is read back as input for the next: a problem
+//	   too big for one pass is split over many passes
+//	c) the steps model was trained on more tokens, since its examples are
+//	   longer, and so it simply learned addition better
+//	d) the steps model has more layers than the direct one, so each of its
+//	   forward passes can carry more of the work
 const Answer1 = "\x62"
 
 // Question 2. What does a majority vote over N sampled answers cost,
 // compared with a single answer?
 //
-//	a) nothing extra: all N samples come out of one forward pass
-//	b) one more prefill of the prompt; the generated tokens are shared by the N samples
-//	c) about log₂ N times as much
-//	d) about N times the tokens and the time: each sample is a whole generation, the same loop run N times
-const Answer2 = "\x64"
+//	a) about N times the tokens and the time: each sample is a whole
+//	   generation, the same loop run N times
+//	b) nothing extra: the N answers are N draws from one forward pass's
+//	   distribution, all taken at once
+//	c) about log₂ N times as much, since the samples share every token they
+//	   agree on and branch only after that
+//	d) one more prefill per sample; the tokens they generate are shared, so
+//	   decoding is paid for once
+const Answer2 = "\x61"
 
 // Question 3. When does taking the majority of more samples stop helping?
 //
-//	a) when a sample is right less often than the most common wrong answer turns up (below 1/2 if the wrong samples agree), more votes make the wrong answer win more surely; and when a sample is nearly always right, more votes have little left to fix
-//	b) never: with enough samples the majority is always right
-//	c) as soon as N exceeds the number of digits in the problem
-//	d) whenever the temperature is above 0
-const Answer3 = "\x61"
+//	a) never: with enough samples the majority answer is always the right
+//	   one, however often a single sample gets it wrong
+//	b) once a sample is right more than half the time: one sample is then
+//	   likelier right than wrong, so further votes add nothing more
+//	c) as soon as N is larger than the number of digits in the problem,
+//	   since each extra vote can fix only one digit of the answer
+//	d) when the right answer is rarer than the commonest wrong one, more
+//	   votes make the wrong one win more surely; when it is nearly always
+//	   right, little is left to fix
+const Answer3 = "\x64"
 
 // Question 4. Why are the samples of a vote drawn at a temperature above 0?
 //
-//	a) at temperature 0 the model cannot write its steps
-//	b) a higher temperature makes each sample more likely to be right
-//	c) at temperature 0 (greedy decoding) the N samples are the same text, so the vote only counts one answer N times
-//	d) so that every sample gives a different answer
+//	a) at temperature 0 the model cannot write its steps and falls back to
+//	   answering directly
+//	b) each sample at temperature 1 is more likely to be right than the
+//	   greedy answer would be
+//	c) at temperature 0 every sample is the same text, so the vote counts
+//	   one answer N times
+//	d) so that every sample reaches a different answer, which the vote can
+//	   then weigh against the others
 const Answer4 = "\x63"

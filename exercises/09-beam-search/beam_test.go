@@ -631,7 +631,7 @@ func TestTask4_ScoresAgreeWithLogProb(t *testing.T) {
 
 // TestQuiz1: one step of beam search.
 //
-//grade:task 5 points 1
+//grade:task 5 selfcheck
 func TestQuiz1(t *testing.T) {
 	defer check.Recover(t)
 	check.Quiz(t, "09-beam-search", 1, "Answer1", Answer1, "abcd", "e0f73d0daac4eaaaba64ead2ec7094a21a778081aca93e22b3b2231937e27484")
@@ -639,7 +639,7 @@ func TestQuiz1(t *testing.T) {
 
 // TestQuiz2: where greedy and beam search disagree.
 //
-//grade:task 5 points 1
+//grade:task 5 selfcheck
 func TestQuiz2(t *testing.T) {
 	defer check.Recover(t)
 	check.Quiz(t, "09-beam-search", 2, "Answer2", Answer2, "abcd", "894f59ab460628a78e8328f87b5368c54c518b234c559c0d5b7b4b4bb88a7afb")
@@ -647,7 +647,7 @@ func TestQuiz2(t *testing.T) {
 
 // TestQuiz3: the length penalty.
 //
-//grade:task 5 points 1
+//grade:task 5 selfcheck
 func TestQuiz3(t *testing.T) {
 	defer check.Recover(t)
 	check.Quiz(t, "09-beam-search", 3, "Answer3", Answer3, "abcd", "7e2adcc277747bb6778a470cb56e633625eaeb2dc659bc5811d9f8047c188f9f")
@@ -655,7 +655,7 @@ func TestQuiz3(t *testing.T) {
 
 // TestQuiz4: translation versus chat.
 //
-//grade:task 5 points 1
+//grade:task 5 selfcheck
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
 	check.Quiz(t, "09-beam-search", 4, "Answer4", Answer4, "abcd", "6151eafdf1eb1e60583d18e48744a0908a98ceab5c617cdc4f552298509585b4")

@@ -16,8 +16,34 @@ import (
 // the other reports come from how each test process ended, not from these
 // events, which graded code can imitate by printing.
 func writeEvents(w io.Writer, rep *Report) error {
+	if note := warning(rep); note != "" {
+		line, err := json.Marshal(map[string]any{"Action": "output", "Output": note + "\n"})
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
+			return err
+		}
+	}
 	for _, er := range rep.Exercises {
 		for _, r := range er.Results {
+			if r.Hidden && !rep.HiddenDetails {
+				action := "fail"
+				if r.Status == StatusPass {
+					action = "pass"
+				}
+				line, err := json.Marshal(map[string]any{
+					"Action": action, "Package": er.Name, "Test": r.Name,
+					"Output": fmt.Sprintf("hidden test: %s; what it printed is for the instructor (-hidden-details)\n", r.Status),
+				})
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
+					return err
+				}
+				continue
+			}
 			if r.output == "" && r.Status != StatusPass && r.Status != StatusFail && r.Status != StatusTimeout {
 				// Not run: say why, in the same format.
 				line, err := json.Marshal(map[string]any{
@@ -41,6 +67,20 @@ func writeEvents(w io.Writer, rep *Report) error {
 				return fmt.Errorf("go tool test2json: %v: %s", err, out.String())
 			}
 			if _, err := w.Write(out.Bytes()); err != nil {
+				return err
+			}
+			// Tests run quietly, so the record holds a passing test's
+			// name only in the grader's verdict, which ends its events.
+			action := "fail"
+			if r.Status == StatusPass {
+				action = "pass"
+			}
+			line, err := json.Marshal(map[string]any{"Action": action, "Package": er.Name, "Test": r.Name,
+				"Elapsed": r.Duration.Seconds(), "Output": "grader: " + r.Status + "\n"})
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,9 +30,11 @@ type jsonTest struct {
 	MaxPoints int    `json:"max_points"`
 	Message   string `json:"message"`
 	Hidden    bool   `json:"hidden"`
+	SelfCheck bool   `json:"self_check,omitempty"`
 }
 
 type jsonReport struct {
+	Warning  string     `json:"warning,omitempty"`
 	Score    int        `json:"score"`
 	MaxScore int        `json:"max_score"`
 	Public   jsonScore  `json:"public"`
@@ -44,7 +47,8 @@ type jsonReport struct {
 func writeJSON(w io.Writer, rep *Report) error {
 	all, pub, hid := rep.All(), rep.Public(), rep.HiddenOnly()
 	out := jsonReport{
-		Score: all.Score, MaxScore: all.MaxScore,
+		Warning: warning(rep),
+		Score:   all.Score, MaxScore: all.MaxScore,
 		Public: jsonScore{pub.Score, pub.MaxScore},
 		Hidden: jsonScore{hid.Score, hid.MaxScore},
 		Tests:  []jsonTest{},
@@ -53,7 +57,7 @@ func writeJSON(w io.Writer, rep *Report) error {
 		for _, r := range er.Results {
 			out.Tests = append(out.Tests, jsonTest{
 				Exercise: er.Name, Task: r.Task, Name: r.Name, Status: r.Status,
-				Points: r.Earned, MaxPoints: r.Points, Message: r.Message, Hidden: r.Hidden,
+				Points: r.Earned, MaxPoints: r.Points, Message: r.Message, Hidden: r.Hidden, SelfCheck: r.SelfCheck,
 			})
 		}
 	}
@@ -73,10 +77,7 @@ func writeJUnit(w io.Writer, rep *Report) error {
 		suite.AddProperty("max_points", strconv.Itoa(possible))
 		var total float64
 		for _, r := range er.Results {
-			name := r.Name
-			if r.Hidden {
-				name += " (hidden)"
-			}
+			name := displayName(r)
 			suite.AddProperty("points."+r.Name, fmt.Sprintf("%d/%d", r.Earned, r.Points))
 			secs := r.Duration.Seconds()
 			total += secs
@@ -101,13 +102,31 @@ func writeJUnit(w io.Writer, rep *Report) error {
 		}
 		suites.AddSuite(suite)
 	}
-	return suites.WriteXML(w)
+	// Written by hand rather than with WriteXML so that, graded without a
+	// sandbox, the warning can come first, as a comment before the root.
+	var b bytes.Buffer
+	if note := warning(rep); note != "" {
+		fmt.Fprintf(&b, "<!-- %s -->\n", strings.ReplaceAll(note, "--", "- -"))
+	} else {
+		b.WriteString(xml.Header)
+	}
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "\t")
+	if err := enc.Encode(suites); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // writeMarkdown writes a summary for a CI job page: the totals first, then
 // a row per exercise, then what failed.
 func writeMarkdown(w io.Writer, rep *Report) error {
 	var b bytes.Buffer
+	if note := warning(rep); note != "" {
+		fmt.Fprintf(&b, "> **%s**\n\n", note) // the grader's own words
+	}
 	all := rep.All()
 	fmt.Fprintf(&b, "## Exercises: %d/%d points\n\n", all.Score, all.MaxScore)
 	fmt.Fprintf(&b, "%s\n\n", totalsLine(rep))
@@ -117,24 +136,20 @@ func writeMarkdown(w io.Writer, rep *Report) error {
 		earned, possible := er.points()
 		first := "all passed"
 		if r, ok := er.firstFailure(); ok {
-			first = fmt.Sprintf("task %d, `%s` %s: %s", r.Task, r.Name, r.Status, mdCell(firstLine(r.Message)))
+			first = fmt.Sprintf("task %d, %s %s: %s", r.Task, mdText(r.Name), r.Status, mdCell(firstLine(r.Message)))
 		}
 		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %s |\n", er.Name, passed, total, earned, possible, first)
 	}
 	var failed []string
 	for _, er := range rep.Exercises {
 		if er.Compile != "" {
-			failed = append(failed, fmt.Sprintf("<details><summary>%s did not build</summary>\n\n```\n%s\n```\n</details>\n", er.Name, strings.ReplaceAll(er.Compile, "```", "'''")))
+			failed = append(failed, fmt.Sprintf("<details><summary>%s did not build</summary>\n\n%s\n</details>\n", er.Name, mdLines(er.Compile)))
 		}
 		for _, r := range er.Results {
 			if r.Status == StatusPass || er.Compile != "" || er.Missing != "" {
 				continue
 			}
-			hidden := ""
-			if r.Hidden {
-				hidden = " (hidden)"
-			}
-			failed = append(failed, fmt.Sprintf("- %s task %d `%s`%s, %s, 0/%d: %s", er.Name, r.Task, r.Name, hidden, r.Status, r.Points, mdCell(firstLine(r.Message))))
+			failed = append(failed, fmt.Sprintf("- %s task %d %s, %s, 0/%d: %s", er.Name, r.Task, mdText(displayName(r)), r.Status, r.Points, mdCell(firstLine(r.Message))))
 		}
 	}
 	if len(failed) > 0 {
@@ -144,10 +159,17 @@ func writeMarkdown(w io.Writer, rep *Report) error {
 	return err
 }
 
-// mdCell keeps a message from breaking a Markdown table.
-func mdCell(s string) string {
-	s = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
-	return clip(s, 160)
+// mdCell is a message, clipped, for a Markdown table.
+func mdCell(s string) string { return mdText(clip(s, 160)) }
+
+// mdLines is a multi-line message for Markdown: each line escaped, lines
+// kept apart.
+func mdLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		lines[i] = mdText(line)
+	}
+	return strings.Join(lines, "<br>\n")
 }
 
 type classroomTest struct {
@@ -160,6 +182,7 @@ type classroomTest struct {
 }
 
 type classroomReport struct {
+	Warning  string          `json:"warning,omitempty"`
 	Version  int             `json:"version"`
 	Status   string          `json:"status"`
 	MaxScore int             `json:"max_score"`
@@ -171,7 +194,7 @@ type classroomReport struct {
 // <RUNNER>_RESULTS): a score per test, so partial credit shows.
 func writeClassroom(w io.Writer, rep *Report) error {
 	all := rep.All()
-	out := classroomReport{Version: 1, Status: "pass", MaxScore: all.MaxScore, Tests: []classroomTest{}}
+	out := classroomReport{Warning: warning(rep), Version: 1, Status: "pass", MaxScore: all.MaxScore, Tests: []classroomTest{}}
 	if all.Passed < all.Tests {
 		out.Status = "fail"
 	}
@@ -183,10 +206,7 @@ func writeClassroom(w io.Writer, rep *Report) error {
 			} else if r.Status != StatusPass {
 				status = "fail"
 			}
-			name := fmt.Sprintf("%s task %d: %s", er.Name, r.Task, r.Name)
-			if r.Hidden {
-				name += " (hidden)"
-			}
+			name := fmt.Sprintf("%s task %d: %s", er.Name, r.Task, displayName(r))
 			out.Tests = append(out.Tests, classroomTest{
 				Name: name, Status: status, Message: r.Message, Score: r.Earned, MaxScore: r.Points,
 				ExecutionTime: fmt.Sprintf("%.2fs", r.Duration.Seconds()),

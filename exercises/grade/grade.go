@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Config says what to grade and how.
@@ -16,13 +18,38 @@ type Config struct {
 	Exercises  []string // names or numbers of the exercises to grade; none: all
 	Jobs       int      // exercises graded at once
 	Limits     Limits
+
+	// Sandbox runs every process that compiles or runs learner code; nil
+	// only when the instructor asked for no sandbox (NoSandbox).
+	Sandbox   *Sandbox
+	NoSandbox bool
+	// Cache is the grader's own build cache, kept apart from the user's
+	// and trimmed to cacheLimit after each grading.
+	Cache string
+	// Race builds the tests with the race detector.
+	Race bool
+	// Budget bounds the wall time of grading one submission, compilation
+	// included: what is not done by then is not run, and scores nothing.
+	Budget time.Duration
+	// HiddenDetails shows what hidden tests printed in the reports. Off by
+	// default, since graded code sees a hidden test's inputs and can make
+	// its failure messages carry them.
+	HiddenDetails bool
+
+	// unchecked skips the source checks (imports, goroutines,
+	// directives), so that the grader's own tests can hand the sandbox
+	// code that does what the checks refuse. No command line sets it.
+	unchecked bool
 }
 
 // Report is the outcome of grading one submission.
 type Report struct {
-	Submission string
-	Hidden     bool // hidden tests were run
-	Exercises  []*ExerciseReport
+	Submission    string
+	Hidden        bool // hidden tests were run
+	HiddenDetails bool // what hidden tests printed is shown
+	NoSandbox     bool // learner code ran without a sandbox
+	Exercises     []*ExerciseReport
+	Notes         []string // about the submission as a whole
 }
 
 // ExerciseReport is one exercise's outcome.
@@ -55,13 +82,52 @@ func Grade(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 	}
+	if cfg.Sandbox == nil && !cfg.NoSandbox {
+		return nil, errors.New("no sandbox to grade in")
+	}
+	// The budget counts from here: compiling and running are the learner's
+	// time.
+	budget := cfg.Budget
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	lctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	b, err := newBuilder(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
 	scratch, err := os.MkdirTemp("", "tokenbytoken-grade-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
+	// Sandboxed test processes may run as another user, who needs to
+	// reach their own binary and folder in here, and nothing more.
+	if err := os.Chmod(scratch, 0o711); err != nil {
+		return nil, err
+	}
 
-	rep := &Report{Submission: cfg.Submission, Hidden: cfg.Hidden != "", Exercises: make([]*ExerciseReport, len(track))}
+	rep := &Report{Submission: cfg.Submission, Hidden: cfg.Hidden != "", HiddenDetails: cfg.HiddenDetails,
+		NoSandbox: cfg.Sandbox == nil, Exercises: make([]*ExerciseReport, len(track))}
+	total, tooBig := 0, false
+	works := make([]Work, len(track))
+	for i, ex := range track {
+		works[i] = readWork(subs, ex)
+		if cfg.unchecked {
+			works[i].Refused = ""
+		}
+		for _, data := range works[i].Files {
+			total += len(data)
+		}
+		if total > maxSubmissionBytes && !tooBig {
+			tooBig = true
+			rep.Notes = append(rep.Notes, fmt.Sprintf("the submission's files pass %d MiB: exercises from %s on are not graded", maxSubmissionBytes>>20, ex.Name))
+		}
+		if tooBig && works[i].Missing == "" {
+			works[i] = Work{Missing: fmt.Sprintf("not graded: the submission's files pass %d MiB", maxSubmissionBytes>>20)}
+		}
+	}
 	jobs := max(cfg.Jobs, 1)
 	sem := make(chan struct{}, jobs)
 	errs := make([]error, len(track))
@@ -72,32 +138,40 @@ func Grade(ctx context.Context, cfg Config) (*Report, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			rep.Exercises[i], errs[i] = gradeExercise(ctx, cfg, filepath.Join(scratch, ex.Name), subs, ex, hidden[i])
+			rep.Exercises[i], errs[i] = gradeExercise(ctx, lctx, cfg, b, filepath.Join(scratch, ex.Name), works[i], ex, hidden[i], budget)
 		}()
 	}
 	wg.Wait()
+	trimCache(cfg.Cache, cacheLimit)
+	rep.finish()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("grading stopped: %w", err)
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("grading stopped: %w", err)
-	}
 	return rep, nil
 }
 
-// gradeExercise reads, builds and runs one exercise of a submission.
-func gradeExercise(ctx context.Context, cfg Config, scratch, subs string, ex *Exercise, hidden []string) (*ExerciseReport, error) {
+// defaultBudget is the wall time one submission may take when the caller
+// sets none: the whole track, honestly solved, grades in well under a
+// minute.
+const defaultBudget = 5 * time.Minute
+
+// gradeExercise builds and runs one exercise of a submission. ctx is the
+// grading's; lctx is ctx with the learner's time budget.
+func gradeExercise(ctx, lctx context.Context, cfg Config, b builder, scratch string, w Work, ex *Exercise, hidden []string, budget time.Duration) (*ExerciseReport, error) {
 	er := &ExerciseReport{Name: ex.Name}
-	w := readWork(subs, ex)
 	er.Notes = w.Notes
 	all := func(status, msg string) *ExerciseReport {
-		for _, t := range ex.Tests {
+		for _, t := range ex.Tests[len(er.Results):] {
 			er.Results = append(er.Results, Result{Test: t, Status: status, Message: msg})
 		}
 		return er
 	}
+	outOfTime := fmt.Sprintf("not run: grading this submission passed its time budget of %s", budget)
 	if w.Missing != "" {
 		er.Missing = w.Missing
 		return all(StatusMissing, w.Missing), nil
@@ -106,8 +180,14 @@ func gradeExercise(ctx context.Context, cfg Config, scratch, subs string, ex *Ex
 		er.Compile = w.Refused
 		return all(StatusError, "not built: "+firstLine(w.Refused)), nil
 	}
-	binary, compileErr, err := buildExercise(ctx, cfg.Root, scratch, ex, w, hidden)
+	if err := os.MkdirAll(scratch, 0o711); err != nil {
+		return nil, err
+	}
+	binary, compileErr, err := buildExercise(lctx, b, scratch, ex, w, hidden)
 	if err != nil {
+		if ctx.Err() == nil && lctx.Err() != nil {
+			return all(StatusTimeout, outOfTime), nil
+		}
 		return nil, fmt.Errorf("%s: %w", ex.Name, err)
 	}
 	if compileErr != "" {
@@ -118,11 +198,28 @@ func gradeExercise(ctx context.Context, cfg Config, scratch, subs string, ex *Ex
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ex.Name, err)
 	}
+	if cfg.Sandbox != nil && cfg.Sandbox.asUser != nil {
+		if err := os.Chown(dir, int(cfg.Sandbox.asUser.Uid), int(cfg.Sandbox.asUser.Gid)); err != nil {
+			return nil, fmt.Errorf("%s: %w", ex.Name, err)
+		}
+	}
 	for _, t := range ex.Tests {
 		if ctx.Err() != nil {
 			break
 		}
-		er.Results = append(er.Results, runTest(ctx, binary, dir, t, cfg.Limits))
+		if lctx.Err() != nil {
+			return all(StatusTimeout, outOfTime), nil
+		}
+		res := runTest(lctx, cfg.Sandbox, binary, dir, t, cfg.Limits)
+		if ctx.Err() == nil && lctx.Err() != nil && res.Status == StatusTimeout {
+			res.Message = outOfTime
+		}
+		er.Results = append(er.Results, res)
+		if res.initHang {
+			// Every test starts with the same initialisation: the rest
+			// would hang the same way.
+			return all(StatusTimeout, res.Message), nil
+		}
 	}
 	return er, nil
 }
@@ -138,7 +235,7 @@ func (r *Report) totals(keep func(Result) bool) Totals {
 	var t Totals
 	for _, er := range r.Exercises {
 		for _, res := range er.Results {
-			if !keep(res) {
+			if !keep(res) || res.SelfCheck {
 				continue
 			}
 			t.Score += res.Earned

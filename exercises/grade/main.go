@@ -54,6 +54,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	minScore := fs.Int("min-score", -1, "exit with status 1 if the score is below `N` points")
 	submissions := fs.String("submissions", "", "grade every subfolder of `folder` as one learner's submission; reports go to -out")
 	outDir := fs.String("out", "grades", "with -submissions: write each learner's reports and class.csv to `folder`")
+	budget := fs.Duration("budget", defaultBudget, "wall time one submission may take in all, compiling included; what is not done by then scores nothing")
+	noSandbox := fs.Bool("no-sandbox", false, "run learner code without the bubblewrap sandbox (only for code you trust; every report then says so first)")
+	race := fs.Bool("race", raceSupported(), "build the tests with the race detector: a data race fails its test")
+	cache := fs.String("cache", "", "the grader's build `folder` (default: tokenbytoken/grade-build in the user's cache folder), trimmed to 2 GiB after each grading")
+	hiddenDetails := fs.Bool("hidden-details", false, "show what failing hidden tests printed in the reports (graded code sees a hidden test's inputs and can make its messages carry them: for the instructor's eyes only)")
 	files := map[string]*string{}
 	for _, f := range []struct{ flag, file, what string }{
 		{"json", "report.json", "the report as JSON (totals, public and hidden totals, every test)"},
@@ -76,6 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg, err := configure(*submission, *hidden, *jobs, *timeout, *memory, fs.Args())
+	if err == nil {
+		err = configureSandbox(&cfg, *noSandbox, *race, *cache, *budget, *hiddenDetails)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "grade:", err)
 		var ue usageError
@@ -86,6 +94,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if cfg.NoSandbox {
+		fmt.Fprintln(stderr, "grade:", sandboxNote)
+	}
 	if *submissions != "" {
 		if *submission != "" {
 			fmt.Fprintln(stderr, "grade: -submission and -submissions do not go together: one learner, or a folder of them")
@@ -168,4 +179,40 @@ func configure(submission, hidden string, jobs int, timeout time.Duration, memor
 		Root: root, Submission: submission, Hidden: hidden, Exercises: names, Jobs: jobs,
 		Limits: Limits{Timeout: timeout, Memory: int64(memory) << 20},
 	}, nil
+}
+
+// configureSandbox finds the sandbox (or notes its explicit absence) and
+// sets the grading's other safeguards.
+func configureSandbox(cfg *Config, noSandbox, race bool, cache string, budget time.Duration, hiddenDetails bool) error {
+	if budget <= 0 || budget > 24*time.Hour {
+		return usageError{fmt.Sprintf("-budget %s: want a time above 0 and at most 24h", budget)}
+	}
+	if cache == "" {
+		dir, err := defaultCache()
+		if err != nil {
+			return fmt.Errorf("no folder for the build cache (%v): give one with -cache", err)
+		}
+		cache = dir
+	}
+	cfg.Cache, cfg.Race, cfg.Budget, cfg.HiddenDetails = cache, race, budget, hiddenDetails
+	if noSandbox {
+		cfg.NoSandbox = true
+		return nil
+	}
+	sb, err := NewSandbox()
+	if err != nil {
+		return err
+	}
+	cfg.Sandbox = sb
+	return nil
+}
+
+// raceSupported says whether the race detector is available for this
+// platform (the go command's own list, for the platforms a class uses).
+func raceSupported() bool {
+	switch runtime.GOOS + "/" + runtime.GOARCH {
+	case "linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64", "freebsd/amd64":
+		return true
+	}
+	return false
 }

@@ -10,6 +10,11 @@ import (
 // writeProgress prints the learner's view: a row per exercise with tasks
 // passed, points and the first failing test's message, then the totals.
 func writeProgress(w io.Writer, rep *Report) error {
+	if note := warning(rep); note != "" {
+		if _, err := fmt.Fprintln(w, note); err != nil {
+			return err
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "exercise\ttasks\tpoints\tfirst failure")
 	tasksDone, tasksAll := 0, 0
@@ -34,14 +39,16 @@ func writeProgress(w io.Writer, rep *Report) error {
 
 // writeTests prints the grader's view: a row per test, then the totals.
 func writeTests(w io.Writer, rep *Report) error {
+	if note := warning(rep); note != "" {
+		if _, err := fmt.Fprintln(w, note); err != nil {
+			return err
+		}
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "exercise\ttask\ttest\tpoints\tstatus\tmessage")
 	for _, er := range rep.Exercises {
 		for _, res := range er.Results {
-			name := res.Name
-			if res.Hidden {
-				name += " (hidden)"
-			}
+			name := displayName(res)
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%d/%d\t%s\t%s\n", er.Name, res.Task, name, res.Earned, res.Points, res.Status, clip(firstLine(res.Message), 110))
 		}
 	}
@@ -58,6 +65,11 @@ func writeTests(w io.Writer, rep *Report) error {
 // writeProblems prints, once per exercise, what kept it from being built,
 // and the files that were passed over.
 func writeProblems(w io.Writer, rep *Report) error {
+	for _, note := range rep.Notes {
+		if _, err := fmt.Fprintf(w, "\n%s\n", note); err != nil {
+			return err
+		}
+	}
 	for _, er := range rep.Exercises {
 		if er.Compile != "" {
 			if _, err := fmt.Fprintf(w, "\n%s did not build:\n%s\n", er.Name, indent(er.Compile)); err != nil {
@@ -100,4 +112,24 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// displayName is a test's name as reports show it: marked when hidden, or
+// when it is a self-check worth no points.
+func displayName(r Result) string {
+	switch {
+	case r.Hidden:
+		return r.Name + " (hidden)"
+	case r.SelfCheck:
+		return r.Name + " (self-check)"
+	}
+	return r.Name
+}
+
+// warning is what every report says first, or "".
+func warning(rep *Report) string {
+	if rep != nil && rep.NoSandbox {
+		return sandboxNote
+	}
+	return ""
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -18,6 +20,7 @@ const (
 	StatusFail    = "fail"
 	StatusError   = "error"   // did not compile, or crashed outside the test's own checks
 	StatusTimeout = "timeout" // ran past its time limit
+	StatusRace    = "race"    // the race detector saw a data race
 	StatusMissing = "missing" // the submission lacks the exercise
 )
 
@@ -35,98 +38,179 @@ type Result struct {
 	Message  string
 	Duration time.Duration
 	output   string // what the test process printed, for the raw record
+	initHang bool   // the package's initialisation never finished
 }
 
 // Limits bound every test process.
 type Limits struct {
-	Timeout time.Duration // per test
+	Timeout time.Duration // per test, from the process's start
 	Memory  int64         // bytes of data memory per test process; 0: no limit
 }
 
-// runTest runs one test of a built exercise in a process of its own, in dir,
-// and grades it by how the process ended: a test passes only if the test
-// binary, asked to run just that test, exits with status 0. Graded code can
-// neither end the process itself nor reach files or descriptors (see
-// allowedImports), so what it prints cannot change the verdict; the output
-// only supplies the failure message.
-func runTest(ctx context.Context, binary, dir string, t Test, lim Limits) Result {
-	r := Result{Test: t}
-	ctx, cancel := context.WithTimeout(ctx, lim.Timeout+5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary,
-		"-test.run=^"+regexp.QuoteMeta(t.Name)+"$",
-		"-test.count=1",
-		"-test.v",
-		"-test.timeout="+lim.Timeout.String())
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single"}
-	var out cappedBuffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 2 * time.Second
+// runDir is where a test process runs, inside the sandbox: its own copy of
+// the exercise's testdata. The binary is at runBinary.
+const (
+	runDir    = "/grade/run"
+	runBinary = "/grade/test"
+)
 
-	if err := cmd.Start(); err != nil {
+// runTest runs one test of a built exercise in a sandboxed process of its
+// own and grades it by evidence that graded code cannot produce: the
+// process must exit with status 0 and, on a descriptor graded code cannot
+// reach, the grader's harness (see harnessSource) must hand back the
+// run's token, which it writes only after the test function returned and
+// the test passed. Printing "PASS" or ending the process early proves
+// nothing. The time limit counts from the process's start, the package's
+// initialisation included, and the process is killed at the limit.
+func runTest(ctx context.Context, sb *Sandbox, binary, dir string, t Test, lim Limits) Result {
+	r := Result{Test: t}
+	token := make([]byte, 32)
+	if _, err := rand.Read(token); err != nil {
+		r.Status, r.Message = StatusError, fmt.Sprintf("could not make the run's token: %v", err)
+		return r
+	}
+	verdictR, verdictW, err := os.Pipe()
+	if err != nil {
 		r.Status, r.Message = StatusError, fmt.Sprintf("could not start the test: %v", err)
 		return r
 	}
-	limitMemory(cmd.Process.Pid, lim.Memory)
-	start := time.Now()
-	err := cmd.Wait()
-	r.Duration = time.Since(start)
-	text := out.String()
-	r.output = text
-	switch {
-	case err == nil:
-		r.Status, r.Earned = StatusPass, t.Points
-	case ctx.Err() != nil || strings.Contains(text, "panic: test timed out after"):
-		r.Status = StatusTimeout
-		r.Message = fmt.Sprintf("still running after %s: an endless loop, or far too slow", lim.Timeout)
-	case cmd.ProcessState.ExitCode() == 1 && !strings.Contains(text, "\npanic: "):
-		// A test binary exits with 1 when a test failed; a crash exits
-		// with 2 or by a signal.
-		r.Status, r.Message = StatusFail, failureMessage(text, t.Name)
-	case strings.Contains(text, "--- FAIL: "+t.Name+" ") && strings.Contains(text, "\npanic: "):
-		// The test itself panicked: the testing package reports the test
-		// failed, then crashes.
-		r.Status, r.Message = StatusFail, crashMessage(text, err)
-	default:
-		r.Status, r.Message = StatusError, crashMessage(text, err)
+	defer verdictR.Close()
+	tokenR, tokenW, err := os.Pipe()
+	if err != nil {
+		verdictW.Close()
+		r.Status, r.Message = StatusError, fmt.Sprintf("could not start the test: %v", err)
+		return r
 	}
-	return r
+	_, werr := tokenW.Write(token) // 32 bytes: far below a pipe's buffer
+	tokenW.Close()
+	if werr != nil {
+		verdictW.Close()
+		tokenR.Close()
+		r.Status, r.Message = StatusError, fmt.Sprintf("could not start the test: %v", werr)
+		return r
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
+	defer cancel()
+	j := jail{
+		binds: []bind{{from: binary, to: runBinary}, {from: dir, to: runDir, write: true}},
+		dir:   runDir,
+		env: []string{"PATH=/usr/bin:/bin", "HOME=" + runDir, "TMPDIR=" + runDir,
+			"GOTRACEBACK=single", "GODEBUG=panicnil=0"},
+		lim: limits{
+			data: lim.Memory, cpu: int64(lim.Timeout/time.Second) + 2,
+			fsize: 16 << 20, nofile: 64,
+		},
+	}
+	bin := runBinary
+	switch {
+	case sb == nil:
+		j.binds, j.dir, bin = nil, dir, binary
+		j.env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single", "GODEBUG=panicnil=0"}
+	case sb.asUser != nil:
+		j.user = sb.asUser
+		j.lim.nproc = 512 // counted over every process of that user
+	}
+	return finishRun(ctx, r, sb.command(ctx, j, testArgs(bin, t, lim)...), verdictR, verdictW, tokenR, token, lim)
 }
 
-// killGroup ends the test process and anything it started.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
+// testArgs runs just one test, quietly: a failing test's messages are
+// printed after it returned, as one block (see failureMessage).
+func testArgs(binary string, t Test, lim Limits) []string {
+	return []string{binary,
+		"-test.run=^" + regexp.QuoteMeta(t.Name) + "$",
+		"-test.count=1",
+		"-test.timeout=" + (lim.Timeout + time.Second).String()}
+}
+
+// finishRun starts cmd with the two pipes, waits for it and reads the
+// verdict.
+func finishRun(ctx context.Context, r Result, cmd *exec.Cmd, verdictR, verdictW, tokenR *os.File, token []byte, lim Limits) Result {
+	var stdout, stderr cappedBuffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	cmd.ExtraFiles = []*os.File{verdictW, tokenR} // descriptors 3 and 4
+	err := cmd.Start()
+	verdictW.Close()
+	tokenR.Close()
+	if err != nil {
+		r.Status, r.Message = StatusError, fmt.Sprintf("could not start the test: %v", err)
+		return r
 	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	verdict := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(verdictR, 1024))
+		verdict <- b
+	}()
+	start := time.Now()
+	err = cmd.Wait()
+	r.Duration = time.Since(start)
+	var v []byte
+	select {
+	case v = <-verdict:
+	case <-time.After(time.Second): // a descriptor left open by a stray process
+	}
+	started := bytes.HasPrefix(v, []byte("started\n"))
+	proved := started && bytes.Equal(v[len("started\n"):], token)
+	out, errOut := stdout.String(), stderr.String()
+	r.output = out + errOut
+
+	switch {
+	case ctx.Err() != nil:
+		r.Status = StatusTimeout
+		r.initHang = !started
+		if r.initHang {
+			r.Message = fmt.Sprintf("the package's initialisation (package variables and init functions) was still running after %s", lim.Timeout)
+		} else {
+			r.Message = fmt.Sprintf("still running after %s: an endless loop, or far too slow", lim.Timeout)
+		}
+	case strings.Contains(errOut, "WARNING: DATA RACE"):
+		r.Status, r.Message = StatusRace, "a data race: two goroutines used the same memory without synchronisation (graded code may not start goroutines)"
+	case err == nil && proved:
+		r.Status, r.Earned = StatusPass, r.Points
+	case err == nil:
+		r.Status, r.Message = StatusError, "the test process ended without finishing the test (the process was ended early)"
+	case strings.Contains(out, "panic: test timed out after"):
+		r.Status, r.Message = StatusTimeout, fmt.Sprintf("still running after %s: an endless loop, or far too slow", lim.Timeout)
+	case cmd.ProcessState.ExitCode() == 1 && strings.Contains(out, "--- FAIL: "+r.Name+" (") && !strings.Contains(errOut, "\npanic: ") && !strings.HasPrefix(errOut, "panic: "):
+		// A test binary exits with 1 when a test failed; a crash exits
+		// with 2 or by a signal.
+		r.Status, r.Message = StatusFail, failureMessage(out, r.Name)
+	case strings.Contains(out, "--- FAIL: "+r.Name+" (") && strings.Contains(errOut, "panic: "):
+		// The test itself panicked: the testing package reports the test
+		// failed, then crashes.
+		r.Status, r.Message = StatusFail, crashMessage(errOut, err)
+	default:
+		r.Status, r.Message = StatusError, crashMessage(errOut, err)
+	}
+	return r
 }
 
 // fileLine starts a message that t.Error and friends print: "x_test.go:12: ".
 var fileLine = regexp.MustCompile(`^\s+[\w.-]+\.go:\d+: `)
 
-// failureMessage is the first message a failed test printed, without its
-// file and line (so a hidden test shows what it says, not where). Tests run
-// verbosely, so messages follow the test's "=== RUN" line as they are made.
+// failureMessage is the first message of the test's failure block, without
+// its file and line. Tests run quietly, so the testing package prints a
+// failed test's messages only after the test function returned, as a block
+// under "--- FAIL: name (…)"; graded code cannot run after that, so the last
+// such block is the harness's, whatever graded code printed before it.
 func failureMessage(out, name string) string {
-	lines := strings.Split(out, "\n")
-	start := 0
+	head := "--- FAIL: " + name + " ("
+	at := strings.LastIndex(out, "\n"+head) + 1 // 0 when not found
+	if !strings.HasPrefix(out[at:], head) {
+		return "failed"
+	}
+	lines := strings.Split(out[at:], "\n")[1:]
 	for i, line := range lines {
-		if strings.TrimSpace(line) == "=== RUN   "+name || strings.HasPrefix(line, "--- FAIL: "+name+" ") {
-			start = i + 1
+		loc := fileLine.FindStringIndex(line)
+		if loc == nil {
+			if strings.HasPrefix(line, "    ") {
+				continue
+			}
 			break
 		}
-	}
-	for i := start; i < len(lines); i++ {
-		loc := fileLine.FindStringIndex(lines[i])
-		if loc == nil {
-			continue
-		}
-		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " \t"))
-		msg := []string{lines[i][loc[1]:]}
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		msg := []string{line[loc[1]:]}
 		// Continuation lines are indented deeper than the first.
 		for j := i + 1; j < len(lines) && len(msg) < 6; j++ {
 			next := lines[j]
@@ -140,12 +224,20 @@ func failureMessage(out, name string) string {
 	return "failed"
 }
 
-// crashMessage says why a test process ended without a verdict of its own.
-func crashMessage(out string, err error) string {
-	for _, line := range strings.Split(out, "\n") {
+// crashMessage says why a test process ended without a verdict of its own:
+// the last panic or fatal error the Go runtime printed (graded code can
+// print such lines too, but only before the runtime's own, which ends the
+// process).
+func crashMessage(errOut string, err error) string {
+	lines := strings.Split(errOut, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := lines[i]
 		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
-			return shorten("crashed: " + strings.TrimSuffix(line, " [recovered, repanicked]"))
+			return shorten("crashed: " + strings.TrimSuffix(strings.TrimSpace(lines[i]), " [recovered, repanicked]"))
 		}
+	}
+	if strings.Contains(errOut, "runtime: out of memory") || strings.Contains(errOut, "cannot allocate memory") {
+		return "crashed: ran out of memory (the limit per test process is set by -memory)"
 	}
 	return shorten(fmt.Sprintf("the test process ended without a result (%v)", err))
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +32,8 @@ const (
 	maxFileBytes  = 1 << 20 // one source file
 	maxTotalBytes = 4 << 20 // all of one exercise's files
 	maxFiles      = 64      // source files in one exercise
+
+	maxSubmissionBytes = 16 << 20 // all the exercises' files of one submission
 )
 
 // Work is what a submission hands in for one exercise: its non-test .go
@@ -126,7 +130,7 @@ func readWork(exercisesDir string, ex *Exercise) Work {
 		w.Missing = fmt.Sprintf("exercises/%s has no .go files to grade", ex.Name)
 		return w
 	}
-	w.Refused = checkImports(ex.Name, w.Files)
+	w.Refused = checkSource(ex.Name, w.Files)
 	return w
 }
 
@@ -168,27 +172,71 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// checkImports returns why the files cannot be graded, or "": every import
-// must be in allowedImports, and every file must parse (a file the grader
-// cannot read the imports of is not built).
-func checkImports(exercise string, files map[string][]byte) string {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+// checkSource returns why the files cannot be graded, or "". Every file
+// must parse (a file the grader cannot read is not built), and:
+//   - every import must be in allowedImports;
+//   - no goroutines: no go statement, and no time.AfterFunc or
+//     context.AfterFunc, which run a function on a goroutine of its own. No
+//     exercise needs them, and Go's memory safety holds only for programs
+//     without data races, which need two goroutines;
+//   - no //go: or //line directives: they change how the compiler and the
+//     runtime treat the code (//go:debug, //go:linkname) or what its errors
+//     and stack traces say about where they come from.
+//
+// Each refusal names the file and line.
+func checkSource(exercise string, files map[string][]byte) string {
 	fset := token.NewFileSet()
-	for _, name := range names {
-		f, err := parser.ParseFile(fset, name, files[name], parser.ImportsOnly)
-		if err != nil {
-			return fmt.Sprintf("exercises/%s/%s does not parse: %v", exercise, name, err)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		where := func(pos token.Pos) string {
+			return fmt.Sprintf("exercises/%s/%s:%d", exercise, name, fset.Position(pos).Line)
 		}
+		f, err := parser.ParseFile(fset, "exercises/"+exercise+"/"+name, files[name], parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Sprintf("does not parse: %v", err)
+		}
+		pkgNames := map[string]string{} // the name a file uses for a package → its path
 		for _, imp := range f.Imports {
 			path, err := strconv.Unquote(imp.Path.Value)
 			if err != nil || !slices.Contains(allowedImports, path) {
 				return fmt.Sprintf("exercises/%s/%s imports %s, which graded code may not use (allowed: %s)",
 					exercise, name, imp.Path.Value, strings.Join(allowedImports, " "))
 			}
+			local := path[strings.LastIndex(path, "/")+1:]
+			if imp.Name != nil {
+				if imp.Name.Name == "." {
+					return fmt.Sprintf("%s: graded code may not dot-import a package (import %s by its name)", where(imp.Pos()), imp.Path.Value)
+				}
+				local = imp.Name.Name
+			}
+			pkgNames[local] = path
+		}
+		for _, group := range f.Comments {
+			for _, c := range group.List {
+				if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
+					directive, _, _ := strings.Cut(c.Text, " ")
+					return fmt.Sprintf("%s: the directive %s is not allowed in graded code (no compiler or runtime directives)", where(c.Pos()), clip(directive, 40))
+				}
+			}
+		}
+		var refusal string
+		ast.Inspect(f, func(n ast.Node) bool {
+			if refusal != "" {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				refusal = fmt.Sprintf("%s: a go statement starts a goroutine, which graded code may not do", where(n.Pos()))
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok && n.Sel.Name == "AfterFunc" {
+					if path := pkgNames[id.Name]; path == "time" || path == "context" {
+						refusal = fmt.Sprintf("%s: %s.AfterFunc runs a function on a goroutine of its own, which graded code may not do", where(n.Pos()), path)
+					}
+				}
+			}
+			return true
+		})
+		if refusal != "" {
+			return refusal
 		}
 	}
 	return ""

@@ -23,8 +23,10 @@ const modulePath = "github.com/tokenbytoken/course"
 var exerciseName = regexp.MustCompile(`^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // directive declares a test's task and points, as the last line of the test
-// function's doc comment: //grade:task 2 points 3
-var directive = regexp.MustCompile(`^//grade:task ([1-9][0-9]?) points ([1-9][0-9]?)$`)
+// function's doc comment: //grade:task 2 points 3. A self-check
+// (//grade:task 5 selfcheck) gives feedback and no points: a public quiz,
+// whose answers anyone who reads the repository can work out.
+var directive = regexp.MustCompile(`^//grade:task ([1-9][0-9]?) (?:points ([1-9][0-9]?)|(selfcheck))$`)
 
 // Exercise is one folder of the grader's own track: its tests and the names
 // of the files a learner edits.
@@ -43,6 +45,8 @@ type Test struct {
 	Task     int
 	Points   int
 	Hidden   bool
+	// SelfCheck marks a test that gives feedback and no points.
+	SelfCheck bool
 }
 
 // findRoot walks up from dir to the checkout of the course module.
@@ -207,6 +211,9 @@ func parseTests(path, exercise string, hidden bool) ([]Test, string, error) {
 	var tests []Test
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
+		if ok && fn.Recv == nil && fn.Name.Name == "TestMain" {
+			return nil, "", fmt.Errorf("%s: tests may not declare TestMain: the grader runs its own", fset.Position(fn.Pos()))
+		}
 		if !ok || fn.Recv != nil || !isTestFunc(fn) {
 			continue
 		}
@@ -216,11 +223,12 @@ func parseTests(path, exercise string, hidden bool) ([]Test, string, error) {
 				if m := directive.FindStringSubmatch(strings.TrimSpace(c.Text)); m != nil {
 					t.Task, _ = strconv.Atoi(m[1])
 					t.Points, _ = strconv.Atoi(m[2])
+					t.SelfCheck = m[3] != ""
 				}
 			}
 		}
 		if t.Task == 0 {
-			return nil, "", fmt.Errorf("%s: %s declares no task and points: end its doc comment with a line such as //grade:task 1 points 2",
+			return nil, "", fmt.Errorf("%s: %s declares no task and points: end its doc comment with a line such as //grade:task 1 points 2 (or //grade:task 5 selfcheck)",
 				fset.Position(fn.Pos()), t.Name)
 		}
 		tests = append(tests, t)

@@ -49,15 +49,27 @@ func TestTrackIsComplete(t *testing.T) {
 				t.Fatalf("no README.md: %v", err)
 			}
 			points := map[int]int{}
+			selfCheck := map[int]bool{}
 			quiz := false
 			for _, test := range ex.Tests {
 				points[test.Task] += test.Points
+				selfCheck[test.Task] = test.SelfCheck
 				quiz = quiz || strings.HasPrefix(test.Name, "TestQuiz")
+				// Anyone can work a public quiz's answers out from its
+				// fingerprints: it may give feedback, never points.
+				if strings.HasPrefix(test.Name, "TestQuiz") && !test.SelfCheck {
+					t.Errorf("%s is worth %d points; a public quiz must be a self-check (//grade:task %d selfcheck)", test.Name, test.Points, test.Task)
+				}
 			}
 			for task := 1; task <= len(points); task++ {
+				want := fmt.Sprintf("(%d points)", points[task])
 				head := regexp.MustCompile(fmt.Sprintf(`(?m)^### Task %d\b.*\(%d points?\)`, task, points[task]))
+				if selfCheck[task] {
+					want = "(self-check)"
+					head = regexp.MustCompile(fmt.Sprintf(`(?m)^### Task %d\b.*\(self-check\)`, task))
+				}
 				if !head.Match(readme) {
-					t.Errorf("README.md has no heading \"### Task %d: … (%d points)\"; the tests give task %d %d points", task, points[task], task, points[task])
+					t.Errorf("README.md has no heading \"### Task %d: … %s\"", task, want)
 				}
 			}
 			if !quiz || !slices.Contains(ex.Stubs, "quiz.go") {
@@ -108,10 +120,12 @@ func TestTrackIsComplete(t *testing.T) {
 // limit per test generous enough for a loaded machine.
 func gradeCourse(t *testing.T, root, sub string) *Report {
 	t.Helper()
-	rep, err := Grade(context.Background(), Config{
-		Root: root, Submission: sub, Jobs: runtime.NumCPU(),
-		Limits: Limits{Timeout: 60 * time.Second, Memory: 4 << 30},
-	})
+	cfg := demoConfig(t, root, sub, "")
+	cfg.Jobs = runtime.NumCPU()
+	cfg.Limits = Limits{Timeout: 60 * time.Second, Memory: 4 << 30}
+	cfg.Budget = 20 * time.Minute
+	cfg.Race = raceSupported()
+	rep, err := Grade(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("Grade: %v", err)
 	}

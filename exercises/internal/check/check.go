@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -59,13 +60,47 @@ func quizMessage(exercise string, question int, name, answer, choices, want stri
 // tests. Use it as the first line of a test:
 //
 //	defer check.Recover(t)
+//
+// It does not trust recover() alone: panic(nil) recovers as nil where the
+// program asks for the old behaviour (GODEBUG panicnil=1), which would make
+// a panicking test look as if it returned. So it also looks at how it was
+// called: a deferred call made while a panic unwinds the stack runs under
+// the runtime's panic function, and one made by runtime.Goexit under
+// Goexit; a test that returns normally has neither.
 func Recover(t *testing.T) {
 	r := recover()
-	if r == nil {
-		return
-	}
+	how := unwinding()
 	t.Helper()
-	t.Errorf("your code panicked: %v\n%s", r, learnerFrames(debug.Stack()))
+	switch {
+	case r != nil:
+		t.Errorf("your code panicked: %v\n%s", r, learnerFrames(debug.Stack()))
+	case how == "panic":
+		t.Errorf("your code panicked with a nil value\n%s", learnerFrames(debug.Stack()))
+	case how == "goexit" && !t.Failed() && !t.Skipped():
+		// t.Fatal and t.Skip end a test with Goexit too, after marking it.
+		t.Errorf("your code stopped the test before it could finish (runtime.Goexit)\n%s", learnerFrames(debug.Stack()))
+	}
+}
+
+// unwinding says why the deferred call that called it is running: "panic",
+// "goexit", or "" for a normal return.
+func unwinding() string {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	for {
+		f, more := frames.Next()
+		switch f.Function {
+		case "runtime.gopanic":
+			return "panic"
+		case "runtime.Goexit":
+			return "goexit"
+		case "testing.tRunner":
+			return "" // the test's own frames are behind us
+		}
+		if !more {
+			return ""
+		}
+	}
 }
 
 // learnerFrames keeps the lines of a stack trace that point into non-test

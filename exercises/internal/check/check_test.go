@@ -1,6 +1,8 @@
 package check
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -56,4 +58,69 @@ func TestLearnerFramesKeepsTheLearnersLines(t *testing.T) {
 	if !strings.Contains(got, "softmax.go:12") || strings.Contains(got, "testing.go") {
 		t.Errorf("learnerFrames kept %q; want the softmax.go line and not testing.go", got)
 	}
+}
+
+// TestRecoverSeesEveryWayOut runs tests that end in each way a test can end,
+// in a child test binary with GODEBUG=panicnil=1, where panic(nil)
+// recovers as nil: Recover must fail the ones that did not return.
+func TestRecoverSeesEveryWayOut(t *testing.T) {
+	if os.Getenv("CHECK_RECOVER_CHILD") == "1" {
+		t.Skip("run by the parent")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRecoverChild", "-test.v")
+	cmd.Env = append(os.Environ(), "CHECK_RECOVER_CHILD=1", "GODEBUG=panicnil=1")
+	out, _ := cmd.CombinedOutput()
+	for name, want := range map[string]string{
+		"TestRecoverChildReturns":  "--- PASS: TestRecoverChildReturns",
+		"TestRecoverChildPanicNil": "--- FAIL: TestRecoverChildPanicNil",
+		"TestRecoverChildPanics":   "--- FAIL: TestRecoverChildPanics",
+		"TestRecoverChildFatal":    "--- FAIL: TestRecoverChildFatal",
+		"TestRecoverChildSkips":    "--- SKIP: TestRecoverChildSkips",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s: want %q in the child's output:\n%s", name, want, out)
+		}
+	}
+	if !strings.Contains(string(out), "your code panicked with a nil value") {
+		t.Errorf("panic(nil) under panicnil=1 was not reported as a panic:\n%s", out)
+	}
+	if strings.Contains(string(out), "runtime.Goexit") {
+		t.Errorf("t.Fatal or t.Skip was reported as graded code stopping the test:\n%s", out)
+	}
+}
+
+func childOnly(t *testing.T) {
+	if os.Getenv("CHECK_RECOVER_CHILD") != "1" {
+		t.Skip("run by TestRecoverSeesEveryWayOut")
+	}
+}
+
+func TestRecoverChildReturns(t *testing.T) {
+	childOnly(t)
+	defer Recover(t)
+}
+
+func TestRecoverChildPanicNil(t *testing.T) {
+	childOnly(t)
+	defer Recover(t)
+	panic(nil)
+}
+
+func TestRecoverChildPanics(t *testing.T) {
+	childOnly(t)
+	defer Recover(t)
+	var m map[string]int
+	m["x"] = 1
+}
+
+func TestRecoverChildFatal(t *testing.T) {
+	childOnly(t)
+	defer Recover(t)
+	t.Fatal("a test's own failure")
+}
+
+func TestRecoverChildSkips(t *testing.T) {
+	childOnly(t)
+	defer Recover(t)
+	t.Skip("a test's own skip")
 }

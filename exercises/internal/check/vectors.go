@@ -151,6 +151,36 @@ func Diff[G, W Number](got []G, want []W, tol float64) string {
 	return b.String()
 }
 
+// Mismatch is a whole failure message for a vector result: "" when got
+// agrees with want within tol (as Diff decides), else what call returned
+// and what was wanted, then where they differ on a second line:
+//
+//	Softmax([1000 999]) = [0.5 0.5]; want [0.7311 0.2689]
+//	differs by more than 1e-12 at 2 of 2 positions: [0] 0.5 want 0.7311, [1] 0.5 want 0.2689
+//
+// When the two print the same, the wanted values are not repeated:
+//
+//	Softmax([3 1]) = [0.8808 0.1192], as wanted to the digits shown, but it
+//	differs by more than 1e-12 at 2 of 2 positions: [0] 0.880797079 want 0.880797078, …
+//
+// Results of the wrong length take one line that gives both lengths.
+func Mismatch[G, W Number](call string, got []G, want []W, tol float64) string {
+	d := Diff(got, want, tol)
+	switch {
+	case d == "":
+		return ""
+	case len(got) == 0 && len(want) == 0:
+		return fmt.Sprintf("%s = %s; want %s", call, Vec(got), Vec(want))
+	case len(got) != len(want):
+		return fmt.Sprintf("%s returned %d values, %s; want %d: %s", call, len(got), Vec(got), len(want), Vec(want))
+	}
+	g, w := Vec(got), Vec(want)
+	if g == w {
+		return fmt.Sprintf("%s = %s, as wanted to the digits shown, but it\n%s", call, g, d)
+	}
+	return fmt.Sprintf("%s = %s; want %s\n%s", call, g, w, d)
+}
+
 // gap is how far apart two values are for Diff: 0 for equal values (equal
 // infinities included) and for two NaNs, +Inf when only one is NaN.
 func gap(g, w float64) float64 {

@@ -90,6 +90,24 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+func TestMismatch(t *testing.T) {
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"agree", Mismatch("f()", []float64{1, 2}, []float64{1, 2}, 0), ""},
+		{"nil for empty", Mismatch("f()", []int(nil), []int{}, 0), "f() = nil; want []"},
+		{"too short", Mismatch("f(x)", []float64(nil), []float64{0.5, 0.25}, 0), "f(x) returned 0 values, nil; want 2: [0.5 0.25]"},
+		{"values", Mismatch("f(x)", []float32{1, 2}, []float64{1, 3}, 1e-6),
+			"f(x) = [1 2]; want [1 3]\ndiffers by more than 1e-06 at 1 of 2 positions: [1] 2 want 3"},
+		{"equal to four digits", Mismatch("f(x)", []float64{0.73919190000001}, []float64{0.739191908772}, 1e-9),
+			"f(x) = [0.7392], as wanted to the digits shown, but it\ndiffers by more than 1e-09 at 1 of 1 positions: [0] 0.7391919 want 0.73919191"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: Mismatch gave %q; want %q", c.name, c.got, c.want)
+		}
+	}
+}
+
 // TestDiffLong: on vocabulary-sized vectors, and on values that need every
 // digit to be told apart, Diff stays one line of at most lineUpTo bytes.
 func TestDiffLong(t *testing.T) {

@@ -35,7 +35,7 @@ const (
 // takes at most ten characters, so that 0.49999994 does not read as 0.5
 // and 30003.75 not as 3e+04. NaN and infinities read NaN, +Inf and -Inf.
 func Vec[T Number](v []T) string {
-	return List(v, num[T])
+	return list(v, num[T], "values")
 }
 
 // List formats any slice for a failure message the way Vec formats
@@ -43,6 +43,11 @@ func Vec[T Number](v []T) string {
 // first six and the count ("… 40 items"). It is for token ids shown with
 // their pieces, strings and other lists that are not plain numbers.
 func List[T any](v []T, item func(T) string) string {
+	return list(v, item, "items")
+}
+
+// list is List and Vec, which count what they leave out as noun.
+func list[T any](v []T, item func(T) string, noun string) string {
 	if v == nil {
 		return "nil"
 	}
@@ -59,10 +64,6 @@ func List[T any](v []T, item func(T) string) string {
 		b.WriteString(item(x))
 	}
 	if len(shown) < len(v) {
-		noun := "items"
-		if isNumber[T]() {
-			noun = "values"
-		}
 		fmt.Fprintf(&b, " … %d %s", len(v), noun)
 	}
 	b.WriteByte(']')
@@ -254,16 +255,4 @@ func floatBits[T Number]() int {
 		return 64
 	}
 	return 0
-}
-
-// isNumber reports whether T is one of Number's kinds, so that List can
-// count "values" rather than "items".
-func isNumber[T any]() bool {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
-	}
-	return false
 }

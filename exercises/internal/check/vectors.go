@@ -32,8 +32,9 @@ const (
 //	[0.0003 0.005238 1.101e-05 5.181e-05 0.001477 0.0003993 … 2048 values]
 //
 // A value is written with four significant digits, or exactly when that
-// takes at most ten characters, so that 0.49999994 does not read as 0.5
-// and 30003.75 not as 3e+04. NaN and infinities read NaN, +Inf and -Inf.
+// takes at most eight characters (30003.75, not 3e+04) or when four digits
+// would make it look rounder than it is (0.49999994, not 0.5). NaN and
+// infinities read NaN, +Inf and -Inf.
 func Vec[T Number](v []T) string {
 	return list(v, num[T], "values")
 }
@@ -208,22 +209,30 @@ func position[G, W Number](got []G, want []W, i int) string {
 	return fmt.Sprintf("[%d] %s want %s", i, g, w)
 }
 
-// num writes one value for Vec: integers in full, floats exactly when
-// that is short, else with four significant digits.
+// num writes one value for Vec: integers in full, floats with four
+// significant digits unless orExact prefers their exact form.
 func num[T Number](x T) string {
 	return orExact(x, digits(x, 4))
 }
 
-// orExact is x's exact shortest form if it takes at most ten characters
-// (sign aside), else rounded. Integers are always exact.
+// orExact is x's exact shortest form when that is short (eight
+// characters, sign aside) or when rounded would make x look like a rounder
+// number than it is and the exact form still fits in ten (0.49999994 is not
+// 0.5); else rounded. Integers are always exact.
 func orExact[T Number](x T, rounded string) string {
 	bits := floatBits[T]()
 	if bits == 0 {
 		return integer(x)
 	}
-	exact := strconv.FormatFloat(float64(x), 'g', -1, bits)
-	if len(strings.TrimPrefix(exact, "-")) <= 10 {
+	f := float64(x)
+	exact := strconv.FormatFloat(f, 'g', -1, bits)
+	switch n := len(strings.TrimPrefix(exact, "-")); {
+	case n <= 8:
 		return exact
+	case n <= 10:
+		if r, err := strconv.ParseFloat(rounded, 64); err == nil && r != f && math.Abs(r-f) <= 1e-6*math.Abs(f) {
+			return exact
+		}
 	}
 	return rounded
 }

@@ -23,8 +23,11 @@ func TestVec(t *testing.T) {
 		{Vec([]float32{0.5, -2, 1e30}), "[0.5 -2 1e+30]"},
 		// float32 values printed as float32: 3.8 is not 3.799999952316284.
 		{Vec([]float32{3.8, 1.5, -0.2}), "[3.8 1.5 -0.2]"},
-		// Four digits unless the exact value is short.
+		// Four digits unless the exact value is short, or four digits would
+		// look exact when the value is not.
 		{Vec([]float64{0.739191908772, 1.0 / 3, 0.49999994, -0.49999994}), "[0.7392 0.3333 0.49999994 -0.49999994]"},
+		{Vec([]float32{2.3839054, 0.13283637, 0.5000001, 0.99999994, 4.0 / 7}), "[2.384 0.1328 0.5000001 0.99999994 0.5714]"},
+		{Vec([]float64{0.1 + 0.2, 3.4028234663852886e+38}), "[0.3 3.403e+38]"},
 		{Vec([]float32{30003.75, 30001.5, -29998.5}), "[30003.75 30001.5 -29998.5]"},
 		{Vec([]float64{nan, inf, -inf, 0}), "[NaN +Inf -Inf 0]"},
 		{Vec([]int{1, -2, 3}), "[1 -2 3]"},

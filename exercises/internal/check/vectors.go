@@ -157,10 +157,11 @@ func Diff[G, W Number](got []G, want []W, tol float64) string {
 // agrees with want within tol (as Diff decides), else what call returned
 // and what was wanted, then where they differ on a second line:
 //
-//	Softmax([1000 999]) = [0.5 0.5]; want [0.7311 0.2689]
-//	differs by more than 1e-12 at 2 of 2 positions: [0] 0.5 want 0.7311, [1] 0.5 want 0.2689
+//	Softmax(2048 logits) = [0.0001 0.0001 … 2048 values]; want [0.0003 0.005 … 2048 values]
+//	differs by more than 1e-12 at 2048 of 2048 positions: [0] 0.0001 want 0.0003, …
 //
-// When the two print the same, the wanted values are not repeated:
+// Short vectors, printed in full, take the first line only. When the two
+// print the same, the wanted values are not repeated:
 //
 //	Softmax([3 1]) = [0.8808 0.1192], as wanted to the digits shown, but it
 //	differs by more than 1e-12 at 2 of 2 positions: [0] 0.880797079 want 0.880797078, …
@@ -177,8 +178,11 @@ func Mismatch[G, W Number](call string, got []G, want []W, tol float64) string {
 		return fmt.Sprintf("%s returned %d values, %s; want %d: %s", call, len(got), Vec(got), len(want), Vec(want))
 	}
 	g, w := Vec(got), Vec(want)
-	if g == w {
+	switch {
+	case g == w:
 		return fmt.Sprintf("%s = %s, as wanted to the digits shown, but it\n%s", call, g, d)
+	case len(want) <= wholeUpTo:
+		return fmt.Sprintf("%s = %s; want %s", call, g, w) // both in full: the difference shows
 	}
 	return fmt.Sprintf("%s = %s; want %s\n%s", call, g, w, d)
 }

@@ -100,8 +100,11 @@ func TestMismatch(t *testing.T) {
 		{"agree", Mismatch("f()", []float64{1, 2}, []float64{1, 2}, 0), ""},
 		{"nil for empty", Mismatch("f()", []int(nil), []int{}, 0), "f() = nil; want []"},
 		{"too short", Mismatch("f(x)", []float64(nil), []float64{0.5, 0.25}, 0), "f(x) returned 0 values, nil; want 2: [0.5 0.25]"},
-		{"values", Mismatch("f(x)", []float32{1, 2}, []float64{1, 3}, 1e-6),
-			"f(x) = [1 2]; want [1 3]\ndiffers by more than 1e-06 at 1 of 2 positions: [1] 2 want 3"},
+		{"short values", Mismatch("f(x)", []float32{1, 2}, []float64{1, 3}, 1e-6), "f(x) = [1 2]; want [1 3]"},
+		{"long values", Mismatch("f(x)", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []int{1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, 0),
+			"f(x) = [0 1 2 3 4 5 … 11 values]; want [1 1 2 3 4 5 … 11 values]\ndiffers at 2 of 11 positions: [0] 0 want 1, [10] 10 want 11"},
+		{"long values alike where shown", Mismatch("f(x)", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11}, 0),
+			"f(x) = [0 1 2 3 4 5 … 11 values], as wanted to the digits shown, but it\ndiffers at 1 of 11 positions: [10] 10 want 11"},
 		{"equal to four digits", Mismatch("f(x)", []float64{0.73919190000001}, []float64{0.739191908772}, 1e-9),
 			"f(x) = [0.7392], as wanted to the digits shown, but it\ndiffers by more than 1e-09 at 1 of 1 positions: [0] 0.7391919 want 0.73919191"},
 	} {

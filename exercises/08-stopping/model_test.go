@@ -300,7 +300,7 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		ids := encode(t, tok, r.prompt)
 		next := GreedyNext(engine.NewModelLM(m, 1), ids, tok.Decode)
 		if next == nil {
-			t.Fatalf("GreedyNext(the course model, %v, tok.Decode) = nil; want a NextToken", ids)
+			t.Fatalf("GreedyNext(the course model, %s, tok.Decode) = nil; want a NextToken", check.Vec(ids))
 		}
 		res, err := Generate(context.Background(), next, cfg)
 		if err != nil {
@@ -308,8 +308,8 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		}
 		got := engineRun{asShown(res.Text), res.IDs, res.Finish, res.StopSequence}
 		if got.text != want.text || !slices.Equal(got.ids, want.ids) || got.finish != want.finish || got.stop != want.stop {
-			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %v, Finish %q, StopSequence %q\nwant Text %q, ids %v, Finish %q, StopSequence %q (engine.Generate)",
-				r.prompt, describe(cfg), r.comment, got.text, got.ids, got.finish, got.stop, want.text, want.ids, want.finish, want.stop)
+			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %s, Finish %q, StopSequence %q\nwant Text %q, ids %s, Finish %q, StopSequence %q (engine.Generate)",
+				r.prompt, describe(cfg), r.comment, got.text, check.Vec(got.ids), got.finish, got.stop, want.text, check.Vec(want.ids), want.finish, want.stop)
 		}
 	}
 }

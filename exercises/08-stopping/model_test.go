@@ -69,7 +69,7 @@ func TestTask3_GreedyNext(t *testing.T) {
 			generated, pieces)
 	}
 	if want := [][]int{{0}, {0, 1}}; fmt.Sprint(lm.asked) != fmt.Sprint(want) {
-		t.Errorf("the model was asked about the prefixes %v; want %v (the prompt, then the prompt followed by the generated tokens)", lm.asked, want)
+		t.Errorf("the model was asked about the prefixes %s; want %v (the prompt, then the prompt followed by the generated tokens)", check.List(lm.asked, check.Vec[int]), want)
 	}
 	if !slices.Equal(backing, []int{0, -7, -7, -7}) {
 		t.Errorf("the array behind the prompt changed to %v; want [0 -7 -7 -7]: build a new slice instead of appending to prompt", backing)

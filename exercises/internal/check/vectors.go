@@ -29,7 +29,7 @@ const (
 // slice, "[]" for an empty one, every value when there are at most ten,
 // and only the first six and the count for a longer one:
 //
-//	[0.0003 0.005238 1.101e-05 5.181e-05 0.001477 0.0003993 … 2048 values]
+//	[0.0002969 0.005238 1.101e-05 5.181e-05 0.001477 0.0003993 … 2048 values]
 //
 // A value is written with four significant digits, or exactly when that
 // takes at most eight characters (30003.75, not 3e+04) or when four digits
@@ -107,7 +107,7 @@ func Diff[G, W Number](got []G, want []W, tol float64) string {
 	}
 	var b strings.Builder
 	if len(got) != len(want) {
-		fmt.Fprintf(&b, "got %d values, want %d", len(got), len(want))
+		fmt.Fprintf(&b, "got %s, want %d", values(len(got)), len(want))
 		if shared == 0 {
 			return b.String()
 		}
@@ -155,16 +155,15 @@ func Diff[G, W Number](got []G, want []W, tol float64) string {
 
 // Mismatch is a whole failure message for a vector result: "" when got
 // agrees with want within tol (as Diff decides), else what call returned
-// and what was wanted, then where they differ on a second line:
+// and what was wanted and, on a second line, Diff's account of where they
+// differ. Short vectors, printed in full, need no second line:
 //
-//	Softmax(2048 logits) = [0.0001 0.0001 … 2048 values]; want [0.0003 0.005 … 2048 values]
-//	differs by more than 1e-12 at 2048 of 2048 positions: [0] 0.0001 want 0.0003, …
+//	Softmax([1000 999]) = [0.5 0.5]; want [0.7311 0.2689]
 //
-// Short vectors, printed in full, take the first line only. When the two
-// print the same, the wanted values are not repeated:
+// When the two print the same, the wanted values are not repeated:
 //
-//	Softmax([3 1]) = [0.8808 0.1192], as wanted to the digits shown, but it
-//	differs by more than 1e-12 at 2 of 2 positions: [0] 0.880797079 want 0.880797078, …
+//	Softmax([1 0]) = [0.7311 0.2689], as wanted to the digits shown, but it
+//	differs by more than 1e-12 at 2 of 2 positions: [0] 0.7310585786 want 0.73105857863, …
 //
 // Results of the wrong length take one line that gives both lengths.
 func Mismatch[G, W Number](call string, got []G, want []W, tol float64) string {
@@ -175,7 +174,7 @@ func Mismatch[G, W Number](call string, got []G, want []W, tol float64) string {
 	case len(got) == 0 && len(want) == 0:
 		return fmt.Sprintf("%s = %s; want %s", call, Vec(got), Vec(want))
 	case len(got) != len(want):
-		return fmt.Sprintf("%s returned %d values, %s; want %d: %s", call, len(got), Vec(got), len(want), Vec(want))
+		return fmt.Sprintf("%s returned %s, %s; want %d: %s", call, values(len(got)), Vec(got), len(want), Vec(want))
 	}
 	g, w := Vec(got), Vec(want)
 	switch {
@@ -185,6 +184,14 @@ func Mismatch[G, W Number](call string, got []G, want []W, tol float64) string {
 		return fmt.Sprintf("%s = %s; want %s", call, g, w) // both in full: the difference shows
 	}
 	return fmt.Sprintf("%s = %s; want %s\n%s", call, g, w, d)
+}
+
+// values counts values: "1 value", "0 values".
+func values(n int) string {
+	if n == 1 {
+		return "1 value"
+	}
+	return fmt.Sprintf("%d values", n)
 }
 
 // gap is how far apart two values are for Diff: 0 for equal values (equal

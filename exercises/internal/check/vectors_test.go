@@ -160,3 +160,15 @@ func ExampleDiff() {
 	// differs by more than 0.001 at 2 of 4 positions: [2] 0.67 want 0.66, [3] 0 want 0.01
 	// got 3 values, want 4; 1 of the first 3 differ: [2] 0.67 want 0.66
 }
+
+func ExampleMismatch() {
+	want := []float64{0.7310585786300049, 0.2689414213699951}
+	fmt.Println(Mismatch("Softmax([1000 999])", []float64{0.5, 0.5}, want, 1e-12))
+	fmt.Println(Mismatch("Softmax([1 0])", []float64{0.7310585786, 0.2689414214}, want, 1e-12))
+	fmt.Println(Mismatch("Softmax([1 0])", []float64{0.7310585786300049}, want, 1e-12))
+	// Output:
+	// Softmax([1000 999]) = [0.5 0.5]; want [0.7311 0.2689]
+	// Softmax([1 0]) = [0.7311 0.2689], as wanted to the digits shown, but it
+	// differs by more than 1e-12 at 2 of 2 positions: [0] 0.7310585786 want 0.73105857863, [1] 0.2689414214 want 0.26894142137
+	// Softmax([1 0]) returned 1 value, [0.7311]; want 2: [0.7311 0.2689]
+}

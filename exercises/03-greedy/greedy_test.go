@@ -163,7 +163,7 @@ func TestTask1_MatchesEngine(t *testing.T) {
 	for i, row := range rows {
 		if got, want := Argmax(row), engine.Argmax(row); got != want {
 			fails.Errorf("your Argmax(the course model's %d logits after %q) = %d; engine.Argmax, the reference, gives %d (its logit is %.4g; your pick's is %.4g)",
-				len(row), tok.DecodeAll(ids[:i+1]), got, want, row[want], at(row, got))
+				len(row), tok.DecodeAll(ids[:i+1]), got, want, at(row, want), at(row, got))
 		}
 	}
 	fails.Close()

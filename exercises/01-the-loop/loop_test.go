@@ -65,7 +65,7 @@ func TestTask3_CountingModel(t *testing.T) {
 	lm := &countingLM{vocab: 10, context: 100}
 	got, err := Generate(lm, []int{1, 2, 3}, 5, engine.Argmax, nil, nil)
 	if want := []int{4, 5, 6, 7, 8}; err != nil || !slices.Equal(got, want) {
-		t.Fatalf("Generate(counting model, prompt [1 2 3], maxNew 5) = %v, %v; want %v, nil", got, err, want)
+		t.Fatalf("Generate(counting model, prompt [1 2 3], maxNew 5) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
 	if len(lm.asked) != 5 {
 		t.Errorf("Generate with maxNew 5 asked the model %d times; want 5 (one step per new token)", len(lm.asked))
@@ -73,7 +73,7 @@ func TestTask3_CountingModel(t *testing.T) {
 	seq := []int{1, 2, 3, 4, 5, 6, 7, 8}
 	for i, prefix := range lm.asked {
 		if want := seq[:3+i]; !slices.Equal(prefix, want) {
-			t.Errorf("step %d asked the model about %v; want %v (the prompt and every token made so far)", i+1, prefix, want)
+			t.Errorf("step %d asked the model about %s; want %v (the prompt and every token made so far)", i+1, check.Vec(prefix), want)
 		}
 	}
 
@@ -84,7 +84,7 @@ func TestTask3_CountingModel(t *testing.T) {
 	lm = &countingLM{vocab: 10, context: 100}
 	got, err = Generate(lm, prompt, 4, engine.Argmax, nil, nil)
 	if want := []int{9, 0, 1, 2}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("Generate(counting model over 10 tokens, prompt [8], maxNew 4) = %v, %v; want %v, nil", got, err, want)
+		t.Errorf("Generate(counting model over 10 tokens, prompt [8], maxNew 4) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
 	if want := []int{8, -1, -1, -1, -1, -1}; !slices.Equal(backing, want) {
 		t.Errorf("Generate changed the array under the caller's prompt to %v; want it untouched %v (copy the prompt before appending)", backing, want)
@@ -120,7 +120,7 @@ func TestTask3_StopConditions(t *testing.T) {
 		got, err := Generate(lm, c.prompt, c.maxNew, engine.Argmax, c.isEnd, nil)
 		call := fmt.Sprintf("Generate(counting model with a context of %d, prompt %v, maxNew %d, %s)", c.context, c.prompt, c.maxNew, c.describeEnding)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("%s = %v, %v; want %v, nil (%s)", call, got, err, c.want, c.why)
+			t.Errorf("%s = %s, %v; want %v, nil (%s)", call, check.Vec(got), err, c.want, c.why)
 			continue
 		}
 		if len(lm.asked) != c.wantQuestions {
@@ -147,10 +147,10 @@ func TestTask3_Streams(t *testing.T) {
 	}
 	got, err := Generate(lm, []int{0}, 4, engine.Argmax, nil, emit)
 	if want := []int{1, 2, 3, 4}; err != nil || !slices.Equal(got, want) || !slices.Equal(emitted, want) {
-		t.Fatalf("Generate(counting model, prompt [0], maxNew 4, emit) returned %v, %v and emitted %v; want %v returned and emitted", got, err, emitted, want)
+		t.Fatalf("Generate(counting model, prompt [0], maxNew 4, emit) returned %s, %v and emitted %s; want %v returned and emitted", check.Vec(got), err, check.Vec(emitted), want)
 	}
 	if want := []int{1, 2, 3, 4}; !slices.Equal(askedWhenEmitted, want) {
-		t.Errorf("when emit got tokens 1, 2, 3, 4 the model had been asked %v times; want %v: each token is emitted as soon as it is made", askedWhenEmitted, want)
+		t.Errorf("when emit got tokens 1, 2, 3, 4 the model had been asked %s times; want %v: each token is emitted as soon as it is made", check.Vec(askedWhenEmitted), want)
 	}
 
 	lm = &countingLM{vocab: 10, context: 100}
@@ -161,7 +161,7 @@ func TestTask3_Streams(t *testing.T) {
 	}
 	got, err = Generate(lm, []int{0}, 10, engine.Argmax, nil, stopAfter3)
 	if want := []int{1, 2, 3}; err != nil || !slices.Equal(got, want) || !slices.Equal(emitted, want) {
-		t.Errorf("Generate(counting model, prompt [0], maxNew 10, emit that returns false at the 3rd token) returned %v, %v and emitted %v; want %v returned and emitted", got, err, emitted, want)
+		t.Errorf("Generate(counting model, prompt [0], maxNew 10, emit that returns false at the 3rd token) returned %s, %v and emitted %s; want %v returned and emitted", check.Vec(got), err, check.Vec(emitted), want)
 	}
 	if len(lm.asked) != 3 {
 		t.Errorf("after emit returned false at the 3rd token the model had been asked %d times; want 3", len(lm.asked))
@@ -177,22 +177,22 @@ func TestTask3_Errors(t *testing.T) {
 	defer check.Recover(t)
 	lm := &countingLM{vocab: 10, context: 4}
 	if got, err := Generate(lm, nil, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
-		t.Errorf("Generate(model, empty prompt, …) = %v, %v after %d model calls; want an error and no call", got, err, len(lm.asked))
+		t.Errorf("Generate(model, empty prompt, …) = %s, %v after %d model calls; want an error and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = &countingLM{vocab: 10, context: 4}
 	if got, err := Generate(lm, []int{0, 1, 2, 3}, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
-		t.Errorf("Generate(model with a context of 4, prompt of 4 tokens, …) = %v, %v after %d model calls; want an error (no room for a new token) and no call", got, err, len(lm.asked))
+		t.Errorf("Generate(model with a context of 4, prompt of 4 tokens, …) = %s, %v after %d model calls; want an error (no room for a new token) and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = &countingLM{vocab: 10, context: 100, failAt: 3}
 	got, err := Generate(lm, []int{1}, 10, engine.Argmax, nil, nil)
 	if !errors.Is(err, errModel) || !slices.Equal(got, []int{2, 3}) {
-		t.Errorf("Generate(model that fails at its 3rd call, prompt [1], maxNew 10) = %v, %v; want [2 3] and the model's error (wrapped with %%w is fine)", got, err)
+		t.Errorf("Generate(model that fails at its 3rd call, prompt [1], maxNew 10) = %s, %v; want [2 3] and the model's error (wrapped with %%w is fine)", check.Vec(got), err)
 	}
 	for _, bad := range []int{10, -1} {
 		lm = &countingLM{vocab: 10, context: 100}
 		pick := func([]float32) int { return bad }
 		if got, err := Generate(lm, []int{1}, 3, pick, nil, nil); err == nil {
-			t.Errorf("Generate(model with 10 tokens, pick that returns %d) = %v with no error; want an error: %d is not a token", bad, got, bad)
+			t.Errorf("Generate(model with 10 tokens, pick that returns %d) = %s with no error; want an error: %d is not a token", bad, check.Vec(got), bad)
 		}
 	}
 }
@@ -254,7 +254,7 @@ func TestTask3_CourseModel(t *testing.T) {
 			t.Errorf("Generate(course model, %q, maxNew %d, %s, tok.IsEnd) = %d tokens, %v; they differ from engine.SampleLoop's %d tokens at token %d\ngot  %q\nwant %q",
 				c.prompt, c.maxNew, how, len(got), err, len(want), at, tok.DecodeAll(got), tok.DecodeAll(want))
 		} else if !slices.Equal(emitted, want) {
-			t.Errorf("Generate(course model, %q, …) returned the right tokens but emitted %v; want every token emitted, %v", c.prompt, emitted, want)
+			t.Errorf("Generate(course model, %q, …) returned the right tokens but emitted %s; want every token emitted, %s\n%s", c.prompt, check.Vec(emitted), check.Vec(want), check.Diff(emitted, want, 0))
 		}
 	}
 }

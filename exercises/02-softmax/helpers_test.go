@@ -1,12 +1,11 @@
 package softmax
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // catWords and catLogits are the notebook's ten-word example: the next word
@@ -21,18 +20,6 @@ var (
 var catProbs = []float64{
 	0.739191908772, 0.074110529597, 0.060676566814, 0.044950308408, 0.030131093520,
 	0.020197475574, 0.013538772676, 0.007430235916, 0.006083362720, 0.003689746004,
-}
-
-// show formats numbers readably for failure messages: [0.7392 0.07411 …].
-func show[T float32 | float64](xs []T) string {
-	if xs == nil {
-		return "nil"
-	}
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprintf("%.4g", x)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
 }
 
 // worstDiff returns the largest |got[i] - want[i]| and its index; it assumes
@@ -94,23 +81,23 @@ func randomLogits(seed uint64, n int, scale float64) []float32 {
 }
 
 // expectClose reports, as a test error, the first way got differs from want:
-// its length, a NaN or infinity where want has a finite number, or the
-// largest difference above tol. call names what was called. It returns
-// whether got passed.
+// its length, a NaN or infinity where want has a finite number, or numbers
+// more than tol apart (where, and the largest difference). call names what
+// was called. It returns whether got passed.
 func expectClose(t *testing.T, call string, got, want []float64, tol float64) bool {
 	t.Helper()
 	if len(got) != len(want) {
-		t.Errorf("%s returned %d numbers (%s); want %d: %s", call, len(got), show(got), len(want), show(want))
+		t.Error(check.Mismatch(call, got, want, tol))
 		return false
 	}
 	for i, g := range got {
 		if (math.IsNaN(g) || math.IsInf(g, 0)) && g != want[i] {
-			t.Errorf("%s = %s: element %d is %v; want %.6g", call, show(got), i, g, want[i])
+			t.Errorf("%s = %s: element %d is %v; want %.6g", call, check.Vec(got), i, g, want[i])
 			return false
 		}
 	}
 	if d, i := worstDiff(got, want); d > tol {
-		t.Errorf("%s = %s; want %s (element %d is %.12g, want %.12g: off by %.3g, more than %g)", call, show(got), show(want), i, got[i], want[i], d, tol)
+		t.Errorf("%s; the largest difference is %.3g, at [%d]", check.Mismatch(call, got, want, tol), d, i)
 		return false
 	}
 	return true

@@ -49,7 +49,7 @@ func TestTask1_SumsToOne(t *testing.T) {
 	for _, z := range cases {
 		in := slices.Clone(z)
 		p := Softmax(in)
-		name := fmt.Sprintf("Softmax(%s)", show(z))
+		name := fmt.Sprintf("Softmax(%s)", check.Vec(z))
 		if len(z) > 12 {
 			name = fmt.Sprintf("Softmax of %d random logits", len(z))
 		}
@@ -73,10 +73,10 @@ func TestTask1_SumsToOne(t *testing.T) {
 		}
 	}
 	if p := Softmax(nil); len(p) != 0 {
-		t.Errorf("Softmax(nil) = %s; want an empty result", show(p))
+		t.Errorf("Softmax(nil) = %s; want an empty result", check.Vec(p))
 	}
 	if p := Softmax([]float32{}); len(p) != 0 {
-		t.Errorf("Softmax([]) = %s; want an empty result", show(p))
+		t.Errorf("Softmax([]) = %s; want an empty result", check.Vec(p))
 	}
 }
 
@@ -105,7 +105,7 @@ func TestTask1_OrderAndDifferences(t *testing.T) {
 	expectClose(t, "Softmax([2 2 2 2])", Softmax([]float32{2, 2, 2, 2}), []float64{0.25, 0.25, 0.25, 0.25}, 1e-12)
 	base := reference(quarters, 1)
 	for _, c := range []float32{-50, 7, 100} {
-		expectClose(t, fmt.Sprintf("Softmax(%s) (every logit %+g)", show(shifted(quarters, c)), c), Softmax(shifted(quarters, c)), base, 1e-12)
+		expectClose(t, fmt.Sprintf("Softmax(%s) (every logit %+g)", check.Vec(shifted(quarters, c)), c), Softmax(shifted(quarters, c)), base, 1e-12)
 	}
 }
 
@@ -151,7 +151,7 @@ func TestTask2_ShiftedFarAway(t *testing.T) {
 	want := reference(quarters, 1)
 	for _, c := range []float32{1000, -1000, 30000, -30000} {
 		z := shifted(quarters, c)
-		expectClose(t, fmt.Sprintf("Softmax(%s) (every logit %+g)", show(z), c), Softmax(z), want, 1e-9)
+		expectClose(t, fmt.Sprintf("Softmax(%s) (every logit %+g)", check.Vec(z), c), Softmax(z), want, 1e-9)
 	}
 }
 
@@ -178,7 +178,7 @@ func TestTask2_BannedAndExtreme(t *testing.T) {
 		if expectClose(t, name, p, c.want, 1e-12) {
 			for i, w := range c.want {
 				if w == 0 && p[i] != 0 {
-					t.Errorf("%s = %s: element %d is %g; want exactly 0", name, show(p), i, p[i])
+					t.Errorf("%s = %s: element %d is %g; want exactly 0", name, check.Vec(p), i, p[i])
 				}
 			}
 		}
@@ -232,7 +232,7 @@ func TestTask3_SharpenAndFlatten(t *testing.T) {
 		prev = p[0]
 		for i := 1; i < len(p); i++ {
 			if !(p[i] <= p[i-1]) {
-				t.Errorf("SoftmaxTemperature(cat logits, %g) = %s: the order of the words changed at %q", temp, show(p), catWords[i])
+				t.Errorf("SoftmaxTemperature(cat logits, %g) = %s: the order of the words changed at %q", temp, check.Vec(p), catWords[i])
 				break
 			}
 		}
@@ -281,7 +281,7 @@ func TestTask3_ZeroAndNegative(t *testing.T) {
 	}
 	for _, temp := range []float64{-1, -0.5, math.NaN()} {
 		if p := SoftmaxTemperature([]float32{1, 3, 2}, temp); p != nil {
-			t.Errorf("SoftmaxTemperature([1 3 2], %g) = %s; want nil: a temperature below 0 (or NaN) has no meaning", temp, show(p))
+			t.Errorf("SoftmaxTemperature([1 3 2], %g) = %s; want nil: a temperature below 0 (or NaN) has no meaning", temp, check.Vec(p))
 		}
 	}
 }
@@ -335,7 +335,7 @@ func TestTask4_LogSoftmaxValues(t *testing.T) {
 		t.Errorf("LogSoftmax modified its input; it must leave the logits as they are")
 	}
 	if lp := LogSoftmax(nil); len(lp) != 0 {
-		t.Errorf("LogSoftmax(nil) = %s; want an empty result", show(lp))
+		t.Errorf("LogSoftmax(nil) = %s; want an empty result", check.Vec(lp))
 	}
 }
 
@@ -384,7 +384,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 		}
 	}
 	base := LogSoftmax(quarters)
-	expectClose(t, fmt.Sprintf("LogSoftmax(%s) (every logit +500)", show(shifted(quarters, 500))), LogSoftmax(shifted(quarters, 500)), base, 1e-9)
+	expectClose(t, fmt.Sprintf("LogSoftmax(%s) (every logit +500)", check.Vec(shifted(quarters, 500))), LogSoftmax(shifted(quarters, 500)), base, 1e-9)
 	if len(base) == 0 {
 		t.Errorf("LogSoftmax(%v) returned nothing", quarters)
 	}

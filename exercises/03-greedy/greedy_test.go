@@ -133,6 +133,14 @@ func TestTask1_NaNAndEmpty(t *testing.T) {
 	}
 }
 
+// at is row[i], or NaN when i is not an index of row.
+func at(row []float32, i int) float32 {
+	if i < 0 || i >= len(row) {
+		return nan
+	}
+	return row[i]
+}
+
 // TestTask1_MatchesEngine: Argmax agrees with engine.Argmax on the course
 // model's logits and on 500 random rows full of ties.
 //
@@ -151,11 +159,14 @@ func TestTask1_MatchesEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("course model's NextLogits: %v", err)
 	}
+	fails := check.NewLimit(t, 3)
 	for i, row := range rows {
 		if got, want := Argmax(row), engine.Argmax(row); got != want {
-			t.Errorf("Argmax(the course model's %d logits after %q) = %d; want %d", len(row), tok.DecodeAll(ids[:i+1]), got, want)
+			fails.Errorf("your Argmax(the course model's %d logits after %q) = %d; engine.Argmax, the reference, gives %d (its logit is %.4g; your pick's is %.4g)",
+				len(row), tok.DecodeAll(ids[:i+1]), got, want, at(row, want), at(row, got))
 		}
 	}
+	fails.Close()
 	r := rand.New(rand.NewPCG(3, 4))
 	wrong := 0
 	for range 500 {
@@ -164,8 +175,8 @@ func TestTask1_MatchesEngine(t *testing.T) {
 			row[j] = float32(r.IntN(6)) - 2.5 // few values, so many ties
 		}
 		if got, want := Argmax(row), engine.Argmax(row); got != want {
-			t.Errorf("Argmax(%v) = %d; want %d", row, got, want)
-			if wrong++; wrong == 5 {
+			t.Errorf("your Argmax(%v) = %d; engine.Argmax, the reference, gives %d", row, got, want)
+			if wrong++; wrong == 3 {
 				t.FailNow()
 			}
 		}
@@ -188,7 +199,7 @@ func TestTask2_FollowsTheArgmax(t *testing.T) {
 	}, 5)
 	got, err := Greedy(lm, []int{0}, 6, nil)
 	if want := []int{2, 4, 1, 0, 2, 4}; err != nil || !slices.Equal(got, want) {
-		t.Fatalf("Greedy(table model, prompt [0], maxNew 6, nil) = %v, %v; want %v, nil", got, err, want)
+		t.Fatalf("Greedy(table model, prompt [0], maxNew 6, nil) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
 	if len(lm.asked) != 6 {
 		t.Errorf("Greedy with maxNew 6 asked the model %d times; want 6", len(lm.asked))
@@ -199,12 +210,12 @@ func TestTask2_FollowsTheArgmax(t *testing.T) {
 	got, err = Greedy(lm, backing[:2], 5, nil)
 	want := []int{3, 6, 5, 3, 6}
 	if err != nil || !slices.Equal(got, want) {
-		t.Fatalf("Greedy(model predicting the sum of the whole prefix mod 7, prompt [1 2], maxNew 5, nil) = %v, %v; want %v, nil", got, err, want)
+		t.Fatalf("Greedy(model predicting the sum of the whole prefix mod 7, prompt [1 2], maxNew 5, nil) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
 	seq := append([]int{1, 2}, want...)
 	for i, prefix := range lm.asked {
 		if !slices.Equal(prefix, seq[:2+i]) {
-			t.Errorf("step %d asked the model about %v; want %v (the prompt and every token made so far)", i+1, prefix, seq[:2+i])
+			t.Errorf("step %d asked the model about %s; want %v (the prompt and every token made so far)", i+1, check.Vec(prefix), seq[:2+i])
 		}
 	}
 	if !slices.Equal(backing, []int{1, 2, -1, -1, -1, -1, -1, -1}) {
@@ -236,7 +247,7 @@ func TestTask2_StopConditions(t *testing.T) {
 		lm := sumLM(c.context, 7)
 		got, err := Greedy(lm, []int{1, 2}, c.maxNew, c.isEnd)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("Greedy(sum model with a context of %d, prompt [1 2], maxNew %d, %s) = %v, %v; want %v, nil", c.context, c.maxNew, c.ending, got, err, c.want)
+			t.Errorf("Greedy(sum model with a context of %d, prompt [1 2], maxNew %d, %s) = %s, %v; want %v, nil", c.context, c.maxNew, c.ending, check.Vec(got), err, c.want)
 		}
 	}
 }
@@ -250,22 +261,22 @@ func TestTask2_Errors(t *testing.T) {
 	defer check.Recover(t)
 	lm := sumLM(4, 7)
 	if got, err := Greedy(lm, nil, 5, nil); err == nil || len(lm.asked) != 0 {
-		t.Errorf("Greedy(model, empty prompt, …) = %v, %v after %d model calls; want an error and no call", got, err, len(lm.asked))
+		t.Errorf("Greedy(model, empty prompt, …) = %s, %v after %d model calls; want an error and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = sumLM(4, 7)
 	if got, err := Greedy(lm, []int{1, 2, 3, 4}, 5, nil); err == nil || len(lm.asked) != 0 {
-		t.Errorf("Greedy(model with a context of 4, prompt of 4 tokens, …) = %v, %v after %d model calls; want an error (no room for a new token) and no call", got, err, len(lm.asked))
+		t.Errorf("Greedy(model with a context of 4, prompt of 4 tokens, …) = %s, %v after %d model calls; want an error (no room for a new token) and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = sumLM(100, 7)
 	lm.failAt = 3
 	got, err := Greedy(lm, []int{1, 2}, 10, nil)
 	if !errors.Is(err, errModel) || !slices.Equal(got, []int{3, 6}) {
-		t.Errorf("Greedy(model that fails at its 3rd call, prompt [1 2], maxNew 10) = %v, %v; want [3 6] and the model's error (wrapped with %%w is fine)", got, err)
+		t.Errorf("Greedy(model that fails at its 3rd call, prompt [1 2], maxNew 10) = %s, %v; want [3 6] and the model's error (wrapped with %%w is fine)", check.Vec(got), err)
 	}
 	lm = tableLM(100, map[int][]float32{0: {0, 5, 1}, 1: {nan, nan, nan}}, 3)
 	got, err = Greedy(lm, []int{0}, 10, nil)
 	if err == nil || !slices.Equal(got, []int{1}) {
-		t.Errorf("Greedy(model whose logits after token 1 are all NaN, prompt [0], maxNew 10) = %v, %v; want [1] and an error: no token can be picked at step 2", got, err)
+		t.Errorf("Greedy(model whose logits after token 1 are all NaN, prompt [0], maxNew 10) = %s, %v; want [1] and an error: no token can be picked at step 2", check.Vec(got), err)
 	}
 }
 

@@ -115,7 +115,7 @@ func TestTask4_MatchesCounting(t *testing.T) {
 		got := RepeatedNGramRate(ids, n)
 		if math.Abs(got-want) > 1e-12 || !slices.Equal(ids, before) {
 			t.Errorf("RepeatedNGramRate(%v, %d) = %.4g; want %.4g (and the sequence unchanged)", before, n, got, want)
-			if wrong++; wrong == 5 {
+			if wrong++; wrong == 3 {
 				t.FailNow()
 			}
 		}

@@ -24,11 +24,13 @@ func TestTask1_Boundaries(t *testing.T) {
 		{0, 0}, {0.1, 0}, {0.2499999, 0},
 	}
 	calledBadly := false
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, c := range cases {
 		rng := &coins{vals: []float32{c.coin}}
 		got := Draw(probs, rng)
 		if got != c.want {
-			t.Errorf("Draw(%v) with coin %v = %d; want %d (the first token whose running sum is greater than the coin)", probs, c.coin, got, c.want)
+			fails.Errorf("Draw(%v) with coin %v = %d; want %d (the first token whose running sum is greater than the coin)", probs, c.coin, got, c.want)
 		}
 		if rng.calls != 1 && !calledBadly {
 			t.Errorf("Draw(%v) with coin %v called rng.Float32() %d times; want exactly once", probs, c.coin, rng.calls)
@@ -60,10 +62,12 @@ func TestTask1_ZeroAndRounding(t *testing.T) {
 		{[]float32{0.5, 0.49999994, 0}, 0.99999994, 1, "the sum stops just under 1: take the last token of positive probability, not the one of probability 0"},
 		{[]float32{0.25, 0.25, 0.25, 0.24999994, 0}, 0.99999994, 3, "the sum stops just under 1: take the last token of positive probability"},
 	}
+	fails := check.NewLimit(t, 4)
+	defer fails.Close()
 	for _, c := range cases {
 		got := Draw(c.probs, &coins{vals: []float32{c.coin}})
 		if got != c.want {
-			t.Errorf("Draw(%v) with coin %v = %d; want %d (%s)", c.probs, c.coin, got, c.want, c.why)
+			fails.Errorf("Draw(%v) with coin %v = %d; want %d (%s)", c.probs, c.coin, got, c.want, c.why)
 		}
 	}
 }

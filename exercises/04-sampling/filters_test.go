@@ -18,18 +18,20 @@ type filterCase struct {
 }
 
 // checkFilter calls f on each case, checks the result within 1e-6, and that
-// the input was not modified.
+// the input was not modified. It shows the first three failures.
 func checkFilter(t *testing.T, name string, f func([]float32, float64) []float32, cases []filterCase) {
 	t.Helper()
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, c := range cases {
 		in := slices.Clone(c.probs)
 		got := f(in, c.arg)
-		call := fmt.Sprintf("%s(%s, %v)", name, fmtProbs(c.probs), c.arg)
+		call := fmt.Sprintf("%s(%s, %v)", name, check.Vec(c.probs), c.arg)
 		if !slices.Equal(in, c.probs) {
-			t.Errorf("%s changed its input to %s; a filter must return a new slice", call, fmtProbs(in))
+			fails.Errorf("%s changed its input to %s; a filter must return a new slice", call, check.Vec(in))
 		}
 		if !close32(got, c.want, 1e-6) {
-			t.Errorf("%s = %s (kept %v); want %s (kept %v)", call, fmtProbs(got), keptIDs(got), fmtProbs(c.want), keptIDs(c.want))
+			fails.Errorf("%s", probsMismatch(call, got, c.want, 1e-6, ""))
 		}
 	}
 }
@@ -76,6 +78,8 @@ func TestTask2_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
 	logits := randomLogits(16, 3)
 	probs := f32(engine.Softmax(logits))
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, k := range []int{1, 2, 5, 8, 15} {
 		z := slices.Clone(logits)
 		engine.ApplyTopK(z, k)
@@ -87,8 +91,7 @@ func TestTask2_MatchesEngine(t *testing.T) {
 		}
 		got := TopK(probs, k)
 		if !close32(got, restrict(probs, want), 1e-6) {
-			t.Errorf("TopK(%s, %d) = %s (kept %v); engine.ApplyTopK keeps %v, so want %s",
-				fmtProbs(probs), k, fmtProbs(got), keptIDs(got), want, fmtProbs(restrict(probs, want)))
+			fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopK(%s, %d)", check.Vec(probs), k), got, restrict(probs, want), 1e-6, ", as engine.ApplyTopK"))
 		}
 	}
 }
@@ -152,8 +155,8 @@ func TestTask3_ExactTie(t *testing.T) {
 	atLeast := restrict(probs, []int{0, 1})     // Hugging Face, the nucleus paper
 	moreThan := restrict(probs, []int{0, 1, 2}) // the engine, llama2.c
 	if !close32(got, atLeast, 1e-6) && !close32(got, moreThan, 1e-6) {
-		t.Errorf("TopP(%s, 0.75) = %s (kept %v); want %s (kept [0 1], sum at least p) or %s (kept [0 1 2], sum more than p)",
-			fmtProbs(probs), fmtProbs(got), keptIDs(got), fmtProbs(atLeast), fmtProbs(moreThan))
+		t.Errorf("TopP(%s, 0.75) = %s (kept %s); want %s (kept [0 1], sum at least p) or %s (kept [0 1 2], sum more than p)",
+			check.Vec(probs), check.Vec(got), check.Vec(keptIDs(got)), check.Vec(atLeast), check.Vec(moreThan))
 	}
 }
 
@@ -164,6 +167,8 @@ func TestTask3_ExactTie(t *testing.T) {
 //grade:task 3 points 1
 func TestTask3_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, seed := range []uint64{5, 6} {
 		probs := f32(engine.Softmax(randomLogits(16, seed)))
 		for _, p := range []float64{0.2, 0.5, 0.8, 0.9, 0.95} {
@@ -174,8 +179,7 @@ func TestTask3_MatchesEngine(t *testing.T) {
 			slices.Sort(want)
 			got := TopP(probs, p)
 			if !close32(got, restrict(probs, want), 1e-6) {
-				t.Errorf("TopP(%s, %v) = %s (kept %v); engine.TopP keeps %v, so want %s",
-					fmtProbs(probs), p, fmtProbs(got), keptIDs(got), want, fmtProbs(restrict(probs, want)))
+				fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopP(%s, %v)", check.Vec(probs), p), got, restrict(probs, want), 1e-6, ", as engine.TopP"))
 			}
 		}
 	}
@@ -207,12 +211,13 @@ func TestTask4_Threshold(t *testing.T) {
 func TestTask4_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
 	probs := f32(engine.Softmax(randomLogits(16, 7)))
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, minP := range []float64{0.01, 0.05, 0.1, 0.3, 0.7} {
 		want := engine.MinP(probs, minP, nil, nil)
 		got := MinP(probs, minP)
 		if !close32(got, restrict(probs, want), 1e-6) {
-			t.Errorf("MinP(%s, %v) = %s (kept %v); engine.MinP keeps %v, so want %s",
-				fmtProbs(probs), minP, fmtProbs(got), keptIDs(got), want, fmtProbs(restrict(probs, want)))
+			fails.Errorf("%s", probsMismatch(fmt.Sprintf("MinP(%s, %v)", check.Vec(probs), minP), got, restrict(probs, want), 1e-6, ", as engine.MinP"))
 		}
 	}
 }

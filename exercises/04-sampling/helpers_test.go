@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // coins is a scripted RNG: it returns the chosen values in order, so a test
@@ -26,18 +25,19 @@ func (c *coins) Float32() float32 {
 	return 0
 }
 
-// fmtProbs formats probabilities readably: [0.625 0.375 0]. Four
-// significant digits, unless a value needs a few more to be told apart from
-// its neighbours (0.49999994 is not 0.5).
-func fmtProbs(p []float32) string {
-	parts := make([]string, len(p))
-	for i, v := range p {
-		parts[i] = fmt.Sprintf("%.4g", v)
-		if exact := strconv.FormatFloat(float64(v), 'g', -1, 32); exact != parts[i] && len(exact) <= 10 {
-			parts[i] = exact
-		}
+// probsMismatch is a failure message for a distribution got that should be
+// want: both, with the tokens each keeps (a dropped token of probability
+// 1e-7 is still a dropped token), then where they differ by more than tol.
+// note, if not "", follows the wanted tokens: where want comes from, or why.
+func probsMismatch(call string, got, want []float32, tol float64, note string) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%s = %s; want %s (kept %s)%s", call, check.Vec(got), check.Vec(want), check.Vec(keptIDs(want)), note)
 	}
-	return "[" + strings.Join(parts, " ") + "]"
+	msg := fmt.Sprintf("%s = %s (kept %s); want %s (kept %s)%s", call, check.Vec(got), check.Vec(keptIDs(got)), check.Vec(want), check.Vec(keptIDs(want)), note)
+	if d := check.Diff(got, want, tol); d != "" {
+		msg += "\n" + d
+	}
+	return msg
 }
 
 // keptIDs lists the ids of p with positive probability, in increasing order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
@@ -18,6 +19,22 @@ func logOf(p ...float64) []float32 {
 		z[i] = float32(math.Log(v))
 	}
 	return z
+}
+
+// describe writes a Sampler's settings as a literal, leaving out the
+// filters that are off: Sampler{Temperature: 0.7, TopK: 5}.
+func describe(s Sampler) string {
+	parts := []string{fmt.Sprintf("Temperature: %v", s.Temperature)}
+	if s.TopK != 0 {
+		parts = append(parts, fmt.Sprintf("TopK: %d", s.TopK))
+	}
+	if s.TopP != 0 {
+		parts = append(parts, fmt.Sprintf("TopP: %v", s.TopP))
+	}
+	if s.MinP != 0 {
+		parts = append(parts, fmt.Sprintf("MinP: %v", s.MinP))
+	}
+	return "Sampler{" + strings.Join(parts, ", ") + "}"
 }
 
 // TestTask5_Softmax: Softmax at temperatures 1, 0.5 and 2 (the lesson's
@@ -40,7 +57,7 @@ func TestTask5_Softmax(t *testing.T) {
 		want := f32(engine.Softmax(z))
 		got := Softmax(small, c.temp)
 		if !close32(got, want, 1e-6) {
-			t.Errorf("Softmax(%v, %v) = %s; want %s (about %v)", small, c.temp, fmtProbs(got), fmtProbs(want), c.rounded)
+			t.Errorf("%s (about %v)", check.Mismatch(fmt.Sprintf("Softmax(%v, %v)", small, c.temp), got, want, 1e-6), c.rounded)
 		}
 	}
 	inf := float32(math.Inf(-1))
@@ -56,7 +73,7 @@ func TestTask5_Softmax(t *testing.T) {
 	} {
 		got := Softmax(c.logits, c.temp)
 		if !close32(got, c.want, 1e-6) {
-			t.Errorf("Softmax(%v, %v) = %s; want %s", c.logits, c.temp, fmtProbs(got), fmtProbs(c.want))
+			t.Error(probsMismatch(fmt.Sprintf("Softmax(%v, %v)", c.logits, c.temp), got, c.want, 1e-6, ""))
 		}
 	}
 }
@@ -92,16 +109,18 @@ func TestTask5_Order(t *testing.T) {
 		in := slices.Clone(c.z)
 		got := c.s.Distribution(in)
 		if !slices.Equal(in, c.z) {
-			t.Errorf("Distribution changed its logits to %v; it must not modify them", in)
+			t.Errorf("Distribution changed its logits to %s; it must not modify them", check.Vec(in))
 		}
 		if !close32(got, c.want, 1e-5) {
-			t.Errorf("Sampler{Temperature: %v, TopK: %d, TopP: %v, MinP: %v}.Distribution(%v) = %s; want %s (%s)",
-				c.s.Temperature, c.s.TopK, c.s.TopP, c.s.MinP, c.z, fmtProbs(got), fmtProbs(c.want), c.why)
+			call := fmt.Sprintf("%s.Distribution(%s)", describe(c.s), check.Vec(c.z))
+			t.Error(probsMismatch(call, got, c.want, 1e-5, ": "+c.why))
 		}
 	}
 	// The same against the engine's sampler, on 12 tokens: the distribution
 	// after its last stage (SampleTrace).
 	z := randomLogits(12, 11)
+	fails := check.NewLimit(t, 2)
+	defer fails.Close()
 	for _, s := range []Sampler{
 		{Temperature: 0.7, TopK: 5},
 		{Temperature: 1.3, TopP: 0.9},
@@ -116,8 +135,8 @@ func TestTask5_Order(t *testing.T) {
 		want := f32(stages[len(stages)-1].Probs)
 		got := s.Distribution(z)
 		if !close32(got, want, 1e-5) {
-			t.Errorf("Sampler{Temperature: %v, TopK: %d, TopP: %v, MinP: %v}.Distribution(%v) = %s; the engine's sampler draws from %s",
-				s.Temperature, s.TopK, s.TopP, s.MinP, z, fmtProbs(got), fmtProbs(want))
+			call := fmt.Sprintf("%s.Distribution(%s)", describe(s), check.Vec(z))
+			fails.Errorf("%s", probsMismatch(call, got, want, 1e-5, ", as the engine's sampler"))
 		}
 	}
 }
@@ -141,7 +160,7 @@ func TestTask5_SampleDraws(t *testing.T) {
 		}
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("Sampler{Temperature: 1, TopK: 2}.Sample(%v) with coins %v gave %v; want %v (Draw over [0.6667 0.3333 0 0])", z, rng.vals, got, want)
+		t.Errorf("Sampler{Temperature: 1, TopK: 2}.Sample(%v) with coins %v gave %s; want %v (Draw over [0.6667 0.3333 0 0])", z, rng.vals, check.Vec(got), want)
 	}
 }
 
@@ -166,13 +185,13 @@ func TestTask5_Frequencies(t *testing.T) {
 	for range n {
 		id := s.Sample(z)
 		if id < 0 || id >= len(z) {
-			t.Fatalf("Sample(%v) = %d; want a token id from 0 to %d", z, id, len(z)-1)
+			t.Fatalf("Sample(%s) = %d; want a token id from 0 to %d", check.Vec(z), id, len(z)-1)
 		}
 		counts[id]++
 	}
 	if msg := binomialCheck(counts, want, n); msg != "" {
-		t.Errorf("Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05} with engine.NewRNG(2024), %d draws: %s\nwant shares %.4f\n(a correct implementation fails this check less than once in 10⁶ runs)",
-			n, msg, want)
+		t.Errorf("Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05} with engine.NewRNG(2024), %d draws: %s\nwant shares %s\n(a correct implementation fails this check less than once in 10⁶ runs)",
+			n, msg, check.Vec(want))
 	}
 }
 
@@ -213,8 +232,8 @@ func TestTask5_OnTheModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: engine.SampleLoop with your Sample generated %q (ids %v); want %q (ids %v)",
-				what, tok.DecodeAll(got), got, tok.DecodeAll(want), want)
+			t.Errorf("%s: engine.SampleLoop with your Sample generated %q;\nwant %q\nids: %s",
+				what, tok.DecodeAll(got), tok.DecodeAll(want), check.Diff(got, want, 0))
 		}
 	}
 	compare("temperature 0", &Sampler{RNG: engine.NewRNG(1)}, engine.Argmax)

@@ -24,7 +24,7 @@ func TestTask4_Recent(t *testing.T) {
 		{5, h}, {10, h}, {0, h}, {-1, h},
 	} {
 		if got := Recent(slices.Clone(h), c.window); !slices.Equal(got, c.want) {
-			t.Errorf("Recent(%v, %d) = %v; want %v", h, c.window, got, c.want)
+			t.Errorf("Recent(%v, %d) = %s; want %v", h, c.window, check.Vec(got), c.want)
 		}
 	}
 }
@@ -60,7 +60,7 @@ func TestTask4_Apply(t *testing.T) {
 		z := slices.Clone(c.logits)
 		c.p.Apply(z, slices.Clone(c.history))
 		if !sameLogits(z, c.want) {
-			t.Errorf("%+v.Apply(%v, history %v) gave %s; want %s (%s)", c.p, c.logits, c.history, fmtLogits(z), fmtLogits(c.want), c.why)
+			t.Error(logitsMismatch(fmt.Sprintf("%+v.Apply(%v, history %v)", c.p, c.logits, c.history), z, c.want, " ("+c.why+")"))
 		}
 	}
 }
@@ -96,6 +96,8 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 		}
 		return out, nil
 	}
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, p := range []Penalties{
 		{Repetition: 1.3},
 		{Presence: 1, Frequency: 0.5},
@@ -126,14 +128,8 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 			for at < len(got) && at < len(want) && got[at] == want[at] {
 				at++
 			}
-			t.Errorf("%+v: greedy decoding with your Apply wrote %q; the engine, with %s, writes %q (first difference at token %d)",
-				p, tok.DecodeAll(got), describe(opts), tok.DecodeAll(want), at)
+			fails.Errorf("%+v: greedy decoding with your Apply parts from the engine's (same settings) at token %d, after %q:\nyours  %q\nengine %q",
+				p, at, clipStart(tok.DecodeAll(want[:at]), 40), clip(tok.DecodeAll(got[at:]), 60), clip(tok.DecodeAll(want[at:]), 60))
 		}
 	}
-}
-
-// describe names the penalty settings of opts.
-func describe(o engine.Options) string {
-	return fmt.Sprintf("RepetitionPenalty %v, PresencePenalty %v, FrequencyPenalty %v, PenaltyWindow %d, NoRepeatNGram %d",
-		o.RepetitionPenalty, o.PresencePenalty, o.FrequencyPenalty, o.PenaltyWindow, o.NoRepeatNGram)
 }

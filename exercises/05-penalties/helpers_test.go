@@ -6,17 +6,48 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 var inf = float32(math.Inf(-1))
 
-// fmtLogits formats logits readably: [1 -2 0.5 -Inf].
-func fmtLogits(z []float32) string {
-	parts := make([]string, len(z))
-	for i, v := range z {
-		parts[i] = fmt.Sprintf("%.4g", v)
+// logitsMismatch is a failure message for logits got that should be want
+// (as sameLogits decides): both, and where they differ when that does not
+// show. note, if not "", ends the first line.
+func logitsMismatch(call string, got, want []float32, note string) string {
+	m := check.Mismatch(call, got, want, 1e-5)
+	if i := strings.Index(m, "\n"); i >= 0 {
+		return m[:i] + note + m[i:]
 	}
-	return "[" + strings.Join(parts, " ") + "]"
+	return m + note
+}
+
+// ending writes the last few tokens of a history, the ones an n-gram ban
+// reads: "40 tokens ending … 3 3 0 2".
+func ending(history []int) string {
+	const tail = 6
+	if len(history) <= 10 {
+		return fmt.Sprint(history)
+	}
+	return fmt.Sprintf("%d tokens ending … %s", len(history), strings.Trim(fmt.Sprint(history[len(history)-tail:]), "[]"))
+}
+
+// clip cuts s to its first n runes, marking the cut with "…".
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// clipStart cuts s to its last n runes, marking the cut with "…".
+func clipStart(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n:])
 }
 
 // sameLogits reports whether got and want have the same length and agree
@@ -70,7 +101,7 @@ func randomCase(n, h, k int, seed uint64) ([]float32, []int) {
 	return z, history
 }
 
-// differences describes, for up to five tokens, where got and want differ:
+// differences describes, for up to three tokens, where got and want differ:
 // the token, its logit before, how often it occurs in history, and both
 // results.
 func differences(before, got, want []float32, history []int) string {
@@ -82,7 +113,7 @@ func differences(before, got, want []float32, history []int) string {
 		if sameLogits(got[id:id+1], want[id:id+1]) {
 			continue
 		}
-		if len(parts) == 5 {
+		if len(parts) == 3 {
 			parts = append(parts, "…")
 			break
 		}

@@ -30,7 +30,7 @@ func TestTask1_SmallMatrix(t *testing.T) {
 	for _, c := range cases {
 		got := Project(c.h, c.w, c.vocab)
 		if !slices.Equal(got, c.want) {
-			t.Errorf("Project(h=%v, wOut=%v, vocab=%d) = %v; want %v", c.h, c.w, c.vocab, got, c.want)
+			t.Errorf("Project(h=%v, wOut=%v, vocab=%d) = %s; want %v", c.h, c.w, c.vocab, check.Vec(got), c.want)
 		}
 	}
 }
@@ -56,10 +56,10 @@ func TestTask1_RowMajor(t *testing.T) {
 		got := Project(h, w, vocab)
 		want := []float32{float32(j), float32(10 + j), float32(20 + j), float32(30 + j)}
 		if !slices.Equal(got, want) {
-			t.Errorf("Project(h=%v, wOut=%v, vocab=%d) = %v; want column %d of every row, %v", h, w, vocab, got, j, want)
+			t.Errorf("Project(h=%v, wOut=%v, vocab=%d) = %s; want column %d of every row, %v", h, w, vocab, check.Vec(got), j, want)
 		}
 		if h[j] != 1 || !slices.Equal(w, orig) {
-			t.Fatalf("Project changed its inputs: h = %v, wOut = %v", h, w)
+			t.Fatalf("Project changed its inputs: h = %s, wOut = %s", check.Vec(h), check.Vec(w))
 		}
 	}
 	bad := []struct {
@@ -74,7 +74,7 @@ func TestTask1_RowMajor(t *testing.T) {
 	}
 	for _, b := range bad {
 		if got := Project(b.h, b.w, b.vocab); got != nil {
-			t.Errorf("Project(h=%v, wOut of %d weights, vocab=%d) = %v; want nil (the sizes do not fit)", b.h, len(b.w), b.vocab, got)
+			t.Errorf("Project(h=%v, wOut of %d weights, vocab=%d) = %s; want nil (the sizes do not fit)", b.h, len(b.w), b.vocab, check.Vec(got))
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package projection
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
@@ -30,6 +32,12 @@ func testShapes(t *testing.T) []namedShape {
 		{"Llama 2 7B body, V = 50,000", engine.Config{Dim: 4096, HiddenDim: 11008, NLayers: 32, NHeads: 32, NKVHeads: 32, VocabSize: 50000, SeqLen: 4096}},
 		{"Llama 3 8B", engine.Config{Dim: 4096, HiddenDim: 14336, NLayers: 32, NHeads: 32, NKVHeads: 8, VocabSize: 128256, SeqLen: 8192}},
 	}
+}
+
+// String names the shape and gives the sizes the counts depend on.
+func (s namedShape) String() string {
+	c := s.c
+	return fmt.Sprintf("%s (d %d, hidden %d, %d layers, %d heads, %d KV heads, V %d)", s.name, c.Dim, c.HiddenDim, c.NLayers, c.NHeads, c.NKVHeads, c.VocabSize)
 }
 
 // shapeOf copies the fields of an engine Config that a Shape has.
@@ -76,14 +84,19 @@ func TestTask3_HandShape(t *testing.T) {
 //grade:task 3 points 2
 func TestTask3_PartsMatchEngine(t *testing.T) {
 	defer check.Recover(t)
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, s := range testShapes(t) {
+		var got, want []int64
 		for _, pos := range testPositions {
-			if got, want := AttentionFLOPs(shapeOf(s.c), pos), s.c.PartCost(engine.PartAttention, 1, pos, 1).FLOPs; got != want {
-				t.Errorf("%s (%v): AttentionFLOPs at position %d = %d; the engine counts %d", s.name, s.c, pos, got, want)
-			}
+			got = append(got, AttentionFLOPs(shapeOf(s.c), pos))
+			want = append(want, s.c.PartCost(engine.PartAttention, 1, pos, 1).FLOPs)
+		}
+		if !slices.Equal(got, want) {
+			fails.Errorf("%s: AttentionFLOPs at positions %v = %s; the engine counts %s", s, testPositions, check.Vec(got), check.Vec(want))
 		}
 		if got, want := MLPFLOPs(shapeOf(s.c)), s.c.PartCost(engine.PartMLP, 1, 0, 1).FLOPs; got != want {
-			t.Errorf("%s (%v): MLPFLOPs = %d; the engine counts %d", s.name, s.c, got, want)
+			fails.Errorf("%s: MLPFLOPs = %d; the engine counts %d", s, got, want)
 		}
 	}
 }
@@ -103,11 +116,16 @@ func engineStep(c engine.Config, pos int) int64 {
 //grade:task 3 points 1
 func TestTask3_StepMatchesEngine(t *testing.T) {
 	defer check.Recover(t)
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, s := range testShapes(t) {
+		var got, want []int64
 		for _, pos := range testPositions {
-			if got, want := StepFLOPs(shapeOf(s.c), pos), engineStep(s.c, pos); got != want {
-				t.Errorf("%s (%v): StepFLOPs at position %d = %d; the engine counts %d", s.name, s.c, pos, got, want)
-			}
+			got = append(got, StepFLOPs(shapeOf(s.c), pos))
+			want = append(want, engineStep(s.c, pos))
+		}
+		if !slices.Equal(got, want) {
+			fails.Errorf("%s: StepFLOPs at positions %v = %s; the engine counts %s", s, testPositions, check.Vec(got), check.Vec(want))
 		}
 	}
 }
@@ -120,16 +138,24 @@ func TestTask3_StepMatchesEngine(t *testing.T) {
 func TestTask3_Share(t *testing.T) {
 	defer check.Recover(t)
 	shares := map[string]float64{}
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, s := range testShapes(t) {
+		var got, want []float64
+		wrong := false
 		for _, pos := range testPositions {
-			want := float64(s.c.PartCost(engine.PartVocab, 1, pos, 1).FLOPs) / float64(engineStep(s.c, pos))
-			got := ProjectionShare(shapeOf(s.c), pos)
-			if math.Abs(got-want) > 1e-12 {
-				t.Errorf("%s (%v): ProjectionShare at position %d = %.6g; the engine's figures give %.6g", s.name, s.c, pos, got, want)
+			w := float64(s.c.PartCost(engine.PartVocab, 1, pos, 1).FLOPs) / float64(engineStep(s.c, pos))
+			g := ProjectionShare(shapeOf(s.c), pos)
+			if math.Abs(g-w) > 1e-12 {
+				wrong = true
 			}
 			if pos == 100 {
-				shares[s.name] = got
+				shares[s.name] = g
 			}
+			got, want = append(got, g), append(want, w)
+		}
+		if wrong {
+			fails.Errorf("%s: ProjectionShare at positions %v = %s; the engine's figures give %s", s, testPositions, check.Vec(got), check.Vec(want))
 		}
 	}
 	small, big := shares["the course's model"], shares["Llama 2 7B body, V = 50,000"]

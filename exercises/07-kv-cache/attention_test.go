@@ -1,6 +1,7 @@
 package kvcache
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -88,6 +89,15 @@ func mismatch(got []float32, want []float64, tolerance float64) int {
 	return -1
 }
 
+// attendMismatch is a failure message for an attention output got that
+// should be want (as mismatch decides): both, and where they differ.
+func attendMismatch(call string, got []float32, want []float64, tolerance float64) string {
+	if m := check.Mismatch(call, got, want, tolerance); m != "" {
+		return m
+	}
+	return fmt.Sprintf("%s = %s; want %s", call, check.Vec(got), check.Vec(want)) // infinities Diff calls equal
+}
+
 // TestTask1_HandComputed: attention small enough to work out by hand.
 // Scores 0 and ln 3 give the weights 1/4 and 3/4; with a head of 4
 // numbers the dot product 2·ln 3 is scaled by 1/√4 to ln 3 again; equal
@@ -110,7 +120,7 @@ func TestTask1_HandComputed(t *testing.T) {
 	for _, c := range cases {
 		got := Attend(c.q, c.keys, c.values)
 		if i := mismatch(got, c.want, 1e-5); i >= 0 {
-			t.Errorf("Attend(q=%v, keys=%v, values=%v) = %.6g; want %v", c.q, c.keys, c.values, got, c.want)
+			t.Error(attendMismatch(fmt.Sprintf("Attend(q=%v, keys=%v, values=%v)", c.q, c.keys, c.values), got, c.want, 1e-5))
 		}
 	}
 }
@@ -125,7 +135,7 @@ func TestTask1_Stable(t *testing.T) {
 	for _, q := range [][]float32{{0, 0, 0}, {100, -3, 7}, {-1e3, 1e3, 0}} {
 		got := Attend(q, [][]float32{{1, 2, 3}}, [][]float32{v})
 		if i := mismatch(got, []float64{1.5, -2, 0.25}, 1e-6); i >= 0 {
-			t.Errorf("Attend(q=%v, one key [1 2 3], one value %v) = %v; want the value itself", q, v, got)
+			t.Errorf("Attend(q=%v, one key [1 2 3], one value %v) = %s; want the value itself", q, v, check.Vec(got))
 		}
 	}
 	keys := [][]float32{{1}, {-1}, {0.5}}
@@ -136,7 +146,7 @@ func TestTask1_Stable(t *testing.T) {
 	}{{1000, []float64{10, 0}}, {-1000, []float64{0, 10}}} {
 		got := Attend([]float32{c.q}, keys, values)
 		if i := mismatch(got, c.want, 1e-6); i >= 0 {
-			t.Errorf("Attend(q=[%g], keys=%v, values=%v) = %v; want %v (scores of ±1000 need the largest subtracted before exp)", c.q, keys, values, got, c.want)
+			t.Errorf("Attend(q=[%g], keys=%v, values=%v) = %s; want %v (scores of ±1000 need the largest subtracted before exp)", c.q, keys, values, check.Vec(got), c.want)
 		}
 	}
 }
@@ -182,7 +192,7 @@ func TestTask1_Random(t *testing.T) {
 	}
 	for _, b := range bad {
 		if got := Attend(b.q, b.keys, b.values); got != nil {
-			t.Errorf("Attend with %s = %v; want nil", b.name, got)
+			t.Errorf("Attend with %s = %s; want nil", b.name, check.Vec(got))
 		}
 	}
 }
@@ -203,14 +213,14 @@ func TestTask2_HandGQA(t *testing.T) {
 	want := []float64{2, 2, 2, 2, 20, 20, 20, 20}
 	got := AttendHeads(q, keys, values, 4, 2)
 	if i := mismatch(got, want, 1e-5); i >= 0 {
-		t.Errorf("AttendHeads(q=%v, keys=%v, values=%v, 4 heads, 2 KV heads) = %v; want %v (query head h reads KV head h/2)", q, keys, values, got, want)
+		t.Errorf("%s (query head h reads KV head h/2)", attendMismatch(fmt.Sprintf("AttendHeads(q=%v, keys=%v, values=%v, 4 heads, 2 KV heads)", q, keys, values), got, want, 1e-5))
 	}
 	ln3 := float32(math.Log(3))
 	q2, keys2, values2 := []float32{1, 0}, [][]float32{{0}, {ln3}}, [][]float32{{4}, {8}}
 	want2 := []float64{7, 6}
 	got2 := AttendHeads(q2, keys2, values2, 2, 1)
 	if i := mismatch(got2, want2, 1e-5); i >= 0 {
-		t.Errorf("AttendHeads(q=%v, keys=%v, values=%v, 2 heads, 1 KV head) = %v; want %v", q2, keys2, values2, got2, want2)
+		t.Error(attendMismatch(fmt.Sprintf("AttendHeads(q=%v, keys=%v, values=%v, 2 heads, 1 KV head)", q2, keys2, values2), got2, want2, 1e-5))
 	}
 }
 
@@ -248,7 +258,7 @@ func TestTask2_BadShapes(t *testing.T) {
 	q := []float32{1, 2, 3, 4, 5, 6} // 3 heads of 2, or 2 heads of 3, or 6 of 1
 	kv := [][]float32{{1, 2}, {3, 4}}
 	if got := AttendHeads(q, kv, kv, 3, 1); len(got) != 6 {
-		t.Fatalf("AttendHeads(q of 6, 2 positions of 2, 3 heads, 1 KV head) = %v; want 6 numbers", got)
+		t.Fatalf("AttendHeads(q of 6, 2 positions of 2, 3 heads, 1 KV head) = %s; want 6 numbers", check.Vec(got))
 	}
 	bad := []struct {
 		name         string
@@ -267,7 +277,7 @@ func TestTask2_BadShapes(t *testing.T) {
 	}
 	for _, b := range bad {
 		if got := AttendHeads(b.q, b.keys, b.values, b.heads, b.kv); got != nil {
-			t.Errorf("AttendHeads with %s = %v; want nil", b.name, got)
+			t.Errorf("AttendHeads with %s = %s; want nil", b.name, check.Vec(got))
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package kvcache
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
@@ -23,7 +25,7 @@ func TestTask3_AppendLen(t *testing.T) {
 		t.Fatalf("NewCache(4, 2, 3).Len() = %d; want 0", n)
 	}
 	if got := c.Attend(make([]float32, 12)); got != nil {
-		t.Errorf("Attend on an empty cache = %v; want nil (no position to attend to)", got)
+		t.Errorf("Attend on an empty cache = %s; want nil (no position to attend to)", check.Vec(got))
 	}
 	kv := []float32{1, 2, 3, 4, 5, 6}
 	for i := 1; i <= 5; i++ {
@@ -44,7 +46,7 @@ func TestTask3_AppendLen(t *testing.T) {
 		t.Errorf("after 5 Appends and 2 refused ones, Len() = %d; want 5", n)
 	}
 	if got := c.Attend(make([]float32, 11)); got != nil {
-		t.Errorf("Attend(q of 11) on a cache of 4 heads × 3 = %v; want nil (q needs 12 numbers)", got)
+		t.Errorf("Attend(q of 11) on a cache of 4 heads × 3 = %s; want nil (q needs 12 numbers)", check.Vec(got))
 	}
 }
 
@@ -78,8 +80,29 @@ func TestTask3_CopiesKeys(t *testing.T) {
 	want := reference(q, keys, values, heads, kvHeads)
 	got := c.Attend(q)
 	if i := mismatch(got, want, tol); i >= 0 {
-		t.Errorf("after %d Appends from reused buffers, then overwriting the buffers, Attend(q) = %.4g; want %.4g (does Append keep its own copies?)", n, got, want)
+		msg := attendMismatch(fmt.Sprintf("after %d Appends from reused buffers, then overwriting the buffers, Attend(q)", n), got, want, tol)
+		if freshBuffersRight(heads, kvHeads, hs, keys, values, q, want) {
+			msg += "\nfrom fresh buffers, never reused, the same keys and values give the right answer: Append must keep copies, not the caller's buffers"
+		}
+		t.Error(msg)
 	}
+}
+
+// freshBuffersRight reports whether a new cache, given every key and value
+// in a buffer of its own that nobody touches afterwards, attends right: if
+// so, and the cache fed from reused buffers does not, the difference is
+// that Append keeps the buffers rather than copies of them.
+func freshBuffersRight(heads, kvHeads, hs int, keys, values [][]float32, q []float32, want []float64) bool {
+	c := NewCache(heads, kvHeads, hs)
+	if c == nil {
+		return false
+	}
+	for i := range keys {
+		if err := c.Append(slices.Clone(keys[i]), slices.Clone(values[i])); err != nil {
+			return false
+		}
+	}
+	return mismatch(c.Attend(q), want, tol) < 0
 }
 
 // TestTask3_EveryPosition: decoding position after position — append the

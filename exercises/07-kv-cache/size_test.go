@@ -1,6 +1,7 @@
 package kvcache
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
@@ -35,12 +36,15 @@ func TestTask4_MatchesEngine(t *testing.T) {
 	}
 	for _, s := range shapes {
 		c := s.c
-		for _, pos := range []int{1, 100, c.SeqLen} {
-			got := CacheBytes(c.NLayers, c.NKVHeads, c.HeadSize(), pos, 4)
-			if want := engine.KVCacheBytes(c, pos); got != want {
-				t.Errorf("%s: CacheBytes(%d layers, %d KV heads, head %d, %d positions, 4 bytes) = %d; engine.KVCacheBytes gives %d",
-					s.name, c.NLayers, c.NKVHeads, c.HeadSize(), pos, got, want)
-			}
+		var got, want []int64
+		positions := []int{1, 100, c.SeqLen}
+		for _, pos := range positions {
+			got = append(got, CacheBytes(c.NLayers, c.NKVHeads, c.HeadSize(), pos, 4))
+			want = append(want, engine.KVCacheBytes(c, pos))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: CacheBytes(%d layers, %d KV heads, head %d, n positions, 4 bytes) for n = %v = %s; engine.KVCacheBytes gives %s",
+				s.name, c.NLayers, c.NKVHeads, c.HeadSize(), positions, check.Vec(got), check.Vec(want))
 		}
 	}
 	for _, m := range []*engine.Model{target, draft} {

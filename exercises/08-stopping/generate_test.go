@@ -39,7 +39,7 @@ func (s *script) next(ctx context.Context, generated []int) (int, string, error)
 		s.onCall(s.calls)
 	}
 	if !slices.Equal(generated, s.ids) && s.wrongIDs == "" {
-		s.wrongIDs = fmt.Sprintf("call %d of the model was given the generated ids %v; want %v", s.calls, generated, s.ids)
+		s.wrongIDs = fmt.Sprintf("call %d of the model was given the generated ids %s; want %s", s.calls, check.Vec(generated), check.Vec(s.ids))
 	}
 	if s.calls > len(s.pieces) {
 		return 0, "", errScriptDone
@@ -76,7 +76,7 @@ func runScript(t *testing.T, ctx context.Context, s *script, cfg Config, w want)
 		t.Errorf("%s: Text %q, %d ids, Finish %q, StopSequence %q; want Text %q, %d ids, Finish %q, StopSequence %q",
 			desc, res.Text, len(res.IDs), res.Finish, res.StopSequence, w.text, w.n, w.finish, w.stop)
 	} else if !slices.Equal(res.IDs, s.ids[:w.n]) {
-		t.Errorf("%s: IDs %v; want %v", desc, res.IDs, s.ids[:w.n])
+		t.Errorf("%s: IDs %s; want %s", desc, check.Vec(res.IDs), check.Vec(s.ids[:w.n]))
 	}
 	return res
 }

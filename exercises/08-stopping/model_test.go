@@ -69,7 +69,7 @@ func TestTask3_GreedyNext(t *testing.T) {
 			generated, pieces)
 	}
 	if want := [][]int{{0}, {0, 1}}; fmt.Sprint(lm.asked) != fmt.Sprint(want) {
-		t.Errorf("the model was asked about the prefixes %v; want %v (the prompt, then the prompt followed by the generated tokens)", lm.asked, want)
+		t.Errorf("the model was asked about the prefixes %s; want %v (the prompt, then the prompt followed by the generated tokens)", check.List(lm.asked, check.Vec[int]), want)
 	}
 	if !slices.Equal(backing, []int{0, -7, -7, -7}) {
 		t.Errorf("the array behind the prompt changed to %v; want [0 -7 -7 -7]: build a new slice instead of appending to prompt", backing)
@@ -300,7 +300,7 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		ids := encode(t, tok, r.prompt)
 		next := GreedyNext(engine.NewModelLM(m, 1), ids, tok.Decode)
 		if next == nil {
-			t.Fatalf("GreedyNext(the course model, %v, tok.Decode) = nil; want a NextToken", ids)
+			t.Fatalf("GreedyNext(the course model, %s, tok.Decode) = nil; want a NextToken", check.Vec(ids))
 		}
 		res, err := Generate(context.Background(), next, cfg)
 		if err != nil {
@@ -308,8 +308,8 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		}
 		got := engineRun{asShown(res.Text), res.IDs, res.Finish, res.StopSequence}
 		if got.text != want.text || !slices.Equal(got.ids, want.ids) || got.finish != want.finish || got.stop != want.stop {
-			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %v, Finish %q, StopSequence %q\nwant Text %q, ids %v, Finish %q, StopSequence %q (engine.Generate)",
-				r.prompt, describe(cfg), r.comment, got.text, got.ids, got.finish, got.stop, want.text, want.ids, want.finish, want.stop)
+			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %s, Finish %q, StopSequence %q\nwant Text %q, ids %s, Finish %q, StopSequence %q (engine.Generate)",
+				r.prompt, describe(cfg), r.comment, got.text, check.Vec(got.ids), got.finish, got.stop, want.text, check.Vec(want.ids), want.finish, want.stop)
 		}
 	}
 }

@@ -135,11 +135,21 @@ func near(a, b, tol float64) bool {
 	return math.Abs(a-b) <= tol
 }
 
-// beamsString formats beams for messages.
+// beamsString formats beams for messages, the first few of a long list.
 func beamsString(bs []Beam) string {
-	parts := make([]string, len(bs))
-	for i, b := range bs {
-		parts[i] = fmt.Sprintf("%s %.4g", words(b.Tokens), b.LogProb)
+	return braces(len(bs), "beams", func(i int) string { return fmt.Sprintf("%s %.4g", words(bs[i].Tokens), bs[i].LogProb) })
+}
+
+// braces writes n items as {a; b; c}, and only the first five and the
+// count when there are more than six.
+func braces(n int, noun string, item func(i int) string) string {
+	var parts []string
+	for i := range n {
+		if i == 5 && n > 6 {
+			parts = append(parts, fmt.Sprintf("… %d %s", n, noun))
+			break
+		}
+		parts = append(parts, item(i))
 	}
 	return "{" + strings.Join(parts, "; ") + "}"
 }
@@ -399,13 +409,12 @@ func TestTask2_NewSlices(t *testing.T) {
 	}
 }
 
-// hypString formats hypotheses for messages.
+// hypString formats hypotheses for messages, the first few of a long list.
 func hypString(hs []Hypothesis) string {
-	parts := make([]string, len(hs))
-	for i, h := range hs {
-		parts[i] = fmt.Sprintf("%s log p %.4g score %.4g ended %v", words(h.Tokens), h.LogProb, h.Score, h.Ended)
-	}
-	return "{" + strings.Join(parts, "; ") + "}"
+	return braces(len(hs), "hypotheses", func(i int) string {
+		h := hs[i]
+		return fmt.Sprintf("%s log p %.4g score %.4g ended %v", words(h.Tokens), h.LogProb, h.Score, h.Ended)
+	})
 }
 
 type wantHyp struct {
@@ -544,6 +553,8 @@ func TestTask3_Errors(t *testing.T) {
 func TestTask4_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
 	m, tok := courseModel(t)
+	fails := check.NewLimit(t, 4)
+	defer fails.Close()
 	for _, text := range []string{"func (b *Buffer) Len() int {", "for i := 0; i < len(s); i++ {"} {
 		prompt := encode(t, tok, text)
 		for width := 1; width <= 3; width++ {
@@ -559,15 +570,15 @@ func TestTask4_MatchesEngine(t *testing.T) {
 					t.Fatalf("%s returned error %v", call, err)
 				}
 				if len(got) != len(ref.Hypotheses) {
-					t.Errorf("%s returned %d hypotheses; want %d, as engine.BeamSearch", call, len(got), len(ref.Hypotheses))
+					fails.Errorf("%s returned %d hypotheses; want %d, as engine.BeamSearch", call, len(got), len(ref.Hypotheses))
 					continue
 				}
 				for i, h := range got {
 					r := ref.Hypotheses[i]
 					if !slices.Equal(h.Tokens, r.Tokens) || !near(h.LogProb, r.CumLogProb, 1e-4) || !near(h.Score, r.Score, 1e-4) || h.Ended != r.Ended {
-						t.Errorf("%s: hypothesis %d = %q %v, log p %.6g, score %.6g, ended %v; engine.BeamSearch: %q %v, log p %.6g, score %.6g, ended %v",
-							call, i, tok.DecodeAll(h.Tokens), h.Tokens, h.LogProb, h.Score, h.Ended,
-							tok.DecodeAll(r.Tokens), r.Tokens, r.CumLogProb, r.Score, r.Ended)
+						fails.Errorf("%s: hypothesis %d = %q %s, log p %.6g, score %.6g, ended %v;\nengine.BeamSearch's is %q %s, log p %.6g, score %.6g, ended %v",
+							call, i, tok.DecodeAll(h.Tokens), check.Vec(h.Tokens), h.LogProb, h.Score, h.Ended,
+							tok.DecodeAll(r.Tokens), check.Vec(r.Tokens), r.CumLogProb, r.Score, r.Ended)
 					}
 				}
 			}
@@ -596,8 +607,8 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 			t.Fatalf("Search(course model, %q, width 1, max 20) = %d hypotheses, %v; want 1", text, len(hs), err)
 		}
 		if !slices.Equal(hs[0].Tokens, greedy) {
-			t.Errorf("Search(course model, %q, width 1, max 20) = %q %v; want greedy's %q %v",
-				text, tok.DecodeAll(hs[0].Tokens), hs[0].Tokens, tok.DecodeAll(greedy), greedy)
+			t.Errorf("Search(course model, %q, width 1, max 20) = %q %s; want greedy's %q %s",
+				text, tok.DecodeAll(hs[0].Tokens), check.Vec(hs[0].Tokens), tok.DecodeAll(greedy), check.Vec(greedy))
 		}
 	}
 }
@@ -619,7 +630,7 @@ func TestTask4_ScoresAgreeWithLogProb(t *testing.T) {
 	for _, h := range hs {
 		lp, err := LogProb(engine.NewModelLM(m, 1), prompt, h.Tokens)
 		if err != nil {
-			t.Fatalf("LogProb(course model, %q, %v) returned error %v", text, h.Tokens, err)
+			t.Fatalf("LogProb(course model, %q, %s) returned error %v", text, check.Vec(h.Tokens), err)
 		}
 		score := lp / math.Pow((5+float64(len(h.Tokens)))/6, alpha)
 		if !near(h.LogProb, lp, 1e-4) || !near(h.Score, score, 1e-4) {

@@ -40,21 +40,6 @@ func nearSlice(got, want []float64, tol float64) bool {
 	return true
 }
 
-// fmtProbs formats a distribution readably.
-func fmtProbs(p []float64) string {
-	if p == nil {
-		return "nil"
-	}
-	s := "["
-	for i, v := range p {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%.4g", v)
-	}
-	return s + "]"
-}
-
 // TestTask1_Draw: the token whose stretch of [0, 1) holds u, with exactly
 // one number from the RNG; probability-0 tokens are never drawn; rounding
 // that leaves the total under u gives the last positive token.
@@ -77,7 +62,7 @@ func TestTask1_Draw(t *testing.T) {
 	for _, c := range cases {
 		rng := script(c.u)
 		if got := Draw(c.p, rng); got != c.want || rng.calls != 1 {
-			t.Errorf("Draw(%s) with u = %v = %d after %d calls of Float32; want %d after exactly 1", fmtProbs(c.p), c.u, got, rng.calls, c.want)
+			t.Errorf("Draw(%s) with u = %v = %d after %d calls of Float32; want %d after exactly 1", check.Vec(c.p), c.u, got, rng.calls, c.want)
 		}
 	}
 }
@@ -102,14 +87,14 @@ func TestTask1_Residual(t *testing.T) {
 		p, q := slices.Clone(c.p), slices.Clone(c.q)
 		got := Residual(p, q)
 		if !nearSlice(got, c.want, 1e-9) {
-			t.Errorf("Residual(p = %s, q = %s) = %s; want %s", fmtProbs(c.p), fmtProbs(c.q), fmtProbs(got), fmtProbs(c.want))
+			t.Errorf("Residual(p = %s, q = %s) = %s; want %s", check.Vec(c.p), check.Vec(c.q), check.Vec(got), check.Vec(c.want))
 		}
 		if !slices.Equal(p, c.p) || !slices.Equal(q, c.q) {
-			t.Errorf("Residual(p = %s, q = %s) changed its inputs to p = %s, q = %s; return a new slice", fmtProbs(c.p), fmtProbs(c.q), fmtProbs(p), fmtProbs(q))
+			t.Errorf("Residual(p = %s, q = %s) changed its inputs to p = %s, q = %s; return a new slice", check.Vec(c.p), check.Vec(c.q), check.Vec(p), check.Vec(q))
 		}
 	}
 	if got := Residual([]float64{0.5, 0.5}, []float64{1}); got != nil {
-		t.Errorf("Residual of a 2-token p and a 1-token q = %s; want nil", fmtProbs(got))
+		t.Errorf("Residual of a 2-token p and a 1-token q = %s; want nil", check.Vec(got))
 	}
 }
 
@@ -124,7 +109,7 @@ func TestTask1_ResidualEqual(t *testing.T) {
 		q := slices.Clone(p)
 		got := Residual(p, q)
 		if !nearSlice(got, p, 0) {
-			t.Errorf("Residual(p, q) with p = q = %s = %s; want a copy of p (max(0, p − q) is all zero, 0/0 cannot be normalised)", fmtProbs(p), fmtProbs(got))
+			t.Errorf("Residual(p, q) with p = q = %s = %s; want a copy of p (max(0, p − q) is all zero, 0/0 cannot be normalised)", check.Vec(p), check.Vec(got))
 			continue
 		}
 		got[0] = 42
@@ -164,7 +149,7 @@ func TestTask2_AcceptOrReject(t *testing.T) {
 		token, accepted := Accept(c.x, c.p, c.q, rng)
 		if token != c.token || accepted != c.accepted || rng.calls != len(c.us) {
 			t.Errorf("Accept(x = %d, p = %s, q = %s) with u = %v = (%d, %v) after %d calls of Float32; want (%d, %v) after %d: %s",
-				c.x, fmtProbs(c.p), fmtProbs(c.q), c.us, token, accepted, rng.calls, c.token, c.accepted, len(c.us), c.why)
+				c.x, check.Vec(c.p), check.Vec(c.q), c.us, token, accepted, rng.calls, c.token, c.accepted, len(c.us), c.why)
 		}
 	}
 }
@@ -196,12 +181,12 @@ func TestTask2_AcceptanceProbability(t *testing.T) {
 				kept++
 			case token == c.x:
 				t.Fatalf("Accept(x = %d, p = %s, q = %s) with u = %v rejected x and replaced it by x itself; the residual gives x probability 0",
-					c.x, fmtProbs(c.p), fmtProbs(c.q), u)
+					c.x, check.Vec(c.p), check.Vec(c.q), u)
 			}
 		}
 		if kept != c.want {
 			t.Errorf("Accept(x = %d, p = %s, q = %s) kept x for %d of 1000 evenly spaced u; want %d, the u below min(1, %.4g/%.4g)",
-				c.x, fmtProbs(c.p), fmtProbs(c.q), kept, c.want, c.p[c.x], c.q[c.x])
+				c.x, check.Vec(c.p), check.Vec(c.q), kept, c.want, c.p[c.x], c.q[c.x])
 		}
 	}
 }
@@ -238,12 +223,12 @@ func TestTask3_Round(t *testing.T) {
 		rng := script(c.us...)
 		tokens, accepted := Verify(c.drafts, c.qs, c.ps, rng)
 		if !slices.Equal(tokens, c.tokens) || accepted != c.accepted || rng.calls != len(c.us) {
-			t.Errorf("Verify(drafts %v) with u = %v = (%v, %d) after %d calls of Float32; want (%v, %d) after %d: %s",
-				c.drafts, c.us, tokens, accepted, rng.calls, c.tokens, c.accepted, len(c.us), c.why)
+			t.Errorf("Verify(drafts %v) with u = %v = (%s, %d) after %d calls of Float32; want (%v, %d) after %d: %s",
+				c.drafts, c.us, check.Vec(tokens), accepted, rng.calls, c.tokens, c.accepted, len(c.us), c.why)
 		}
 	}
 	if tokens, accepted := Verify([]int{0, 1}, [][]float64{q1, q2}, [][]float64{p1, p2}, script(0.1, 0.1, 0.1)); tokens != nil || accepted != 0 {
-		t.Errorf("Verify with 2 proposals and only 2 target distributions = (%v, %d); want (nil, 0): the target gives γ+1", tokens, accepted)
+		t.Errorf("Verify with 2 proposals and only 2 target distributions = (%s, %d); want (nil, 0): the target gives γ+1", check.Vec(tokens), accepted)
 	}
 }
 
@@ -323,7 +308,7 @@ func TestTask3_MatchesTarget(t *testing.T) {
 	shares, rate, ok := roundStats(n, 9, p, q, func(x int, rng *engine.RNG) (int, bool, bool) {
 		tokens, accepted := Verify([]int{x}, [][]float64{q}, [][]float64{p, p}, rng)
 		if len(tokens) == 0 || tokens[0] < 0 || tokens[0] >= len(p) {
-			t.Errorf("Verify([%d], [q], [p p], rng) = %v; want 1 or 2 tokens, each in 0..3", x, tokens)
+			t.Errorf("Verify([%d], [q], [p p], rng) = %s; want 1 or 2 tokens, each in 0..3", x, check.Vec(tokens))
 			return 0, false, false
 		}
 		return tokens[0], accepted == 1, true
@@ -333,7 +318,7 @@ func TestTask3_MatchesTarget(t *testing.T) {
 	}
 	if msg := far(shares, rate); msg != "" {
 		t.Errorf("over %d rounds with q = %s and p = %s, the first token's shares are %s:%s its distribution must be the target's p, not the draft's q (a correct implementation fails this less than once in 10⁶ runs)",
-			n, fmtProbs(q), fmtProbs(p), fmtProbs(shares), msg)
+			n, check.Vec(q), check.Vec(p), check.Vec(shares), msg)
 	}
 
 	// The test must catch wrong rules.
@@ -355,7 +340,7 @@ func TestTask3_MatchesTarget(t *testing.T) {
 	for name, rule := range wrong {
 		shares, rate, _ := roundStats(n, 10, p, q, rule)
 		if far(shares, rate) == "" {
-			t.Errorf("the wrong rule %q passed this test's check (shares %s); the test itself is broken", name, fmtProbs(shares))
+			t.Errorf("the wrong rule %q passed this test's check (shares %s); the test itself is broken", name, check.Vec(shares))
 		}
 	}
 }

@@ -95,6 +95,8 @@ func TestTask4_HandModels(t *testing.T) {
 		{"ending target with a draft that agrees on the end", endTarget, endDraft, isEndToken},
 		{"ending target with a draft that misses the end", endTarget, endDraftBad, isEndToken},
 	}
+	fails := check.NewLimit(t, 4)
+	defer fails.Close()
 	for _, pair := range pairs {
 		for gamma := 1; gamma <= 5; gamma++ {
 			for _, n := range []int{1, 2, 7, 12} {
@@ -104,7 +106,7 @@ func TestTask4_HandModels(t *testing.T) {
 					t.Fatalf("Greedy(%s, prompt [0], γ %d, max %d) returned error %v", pair.name, gamma, n, err)
 				}
 				if !slices.Equal(res.Tokens, want) {
-					t.Errorf("Greedy(%s, prompt [0], γ %d, max %d) = %v; want the target's greedy %v", pair.name, gamma, n, res.Tokens, want)
+					fails.Errorf("Greedy(%s, prompt [0], γ %d, max %d) = %s; want the target's greedy %s", pair.name, gamma, n, check.Vec(res.Tokens), check.Vec(want))
 				}
 			}
 		}
@@ -135,6 +137,8 @@ func TestTask4_Counts(t *testing.T) {
 		{"ending target, draft missing the end", endTarget, endDraftBad, 3, 20, isEndToken, []int{1, 2, 3, 5}, 2, 2, 2, 2, 6,
 			"round 2: the draft proposes 4 1 2, the target replaces 4 by the end token, which ends the text"},
 	}
+	fails := check.NewLimit(t, 3)
+	defer fails.Close()
 	for _, c := range cases {
 		tc, dc := &counting{LM: c.target}, &counting{LM: c.draft}
 		res, err := Greedy(tc, dc, []int{0}, c.gamma, c.maxNew, c.isEnd)
@@ -142,9 +146,9 @@ func TestTask4_Counts(t *testing.T) {
 			t.Fatalf("Greedy(%s, γ %d, max %d) returned error %v", c.name, c.gamma, c.maxNew, err)
 		}
 		if !slices.Equal(res.Tokens, c.tokens) || res.Accepted != c.accepted || res.Rejected != c.rejected || res.Rounds != c.rounds || tc.calls != c.passes || dc.calls != c.drafted {
-			t.Errorf("Greedy(%s, prompt [0], γ %d, max %d): tokens %v, accepted %d, rejected %d, rounds %d, target passes %d, draft passes %d; want %v, %d, %d, %d, %d, %d: %s",
-				c.name, c.gamma, c.maxNew, res.Tokens, res.Accepted, res.Rejected, res.Rounds, tc.calls, dc.calls,
-				c.tokens, c.accepted, c.rejected, c.rounds, c.passes, c.drafted, c.why)
+			fails.Errorf("Greedy(%s, prompt [0], γ %d, max %d)\nyours:  tokens %s, accepted %d, rejected %d, rounds %d, target passes %d, draft passes %d\nwanted: tokens %s, accepted %d, rejected %d, rounds %d, target passes %d, draft passes %d\n(%s)",
+				c.name, c.gamma, c.maxNew, check.Vec(res.Tokens), res.Accepted, res.Rejected, res.Rounds, tc.calls, dc.calls,
+				check.Vec(c.tokens), c.accepted, c.rejected, c.rounds, c.passes, c.drafted, c.why)
 		}
 	}
 }
@@ -186,7 +190,7 @@ func TestTask4_CourseModels(t *testing.T) {
 			t.Fatalf("%s returned error %v", call, err)
 		}
 		if !slices.Equal(res.Tokens, want) {
-			t.Errorf("%s = %q %v; want the target's greedy %q %v", call, tok.DecodeAll(res.Tokens), res.Tokens, tok.DecodeAll(want), want)
+			t.Errorf("%s = %q;\nwant the target's greedy %q\nids: %s", call, tok.DecodeAll(res.Tokens), tok.DecodeAll(want), check.Diff(res.Tokens, want, 0))
 			continue
 		}
 		ref, err := engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), prompt,
@@ -210,7 +214,7 @@ func TestTask4_Errors(t *testing.T) {
 	short := chainLM{next: target.next, context: 6}
 	res, err := Greedy(short, draft, []int{0}, 3, 20, nil)
 	if want := []int{1, 2, 3, 4, 1}; err != nil || !slices.Equal(res.Tokens, want) {
-		t.Errorf("Greedy(target with a context of 6, draft, prompt [0], γ 3, max 20) = %v, %v; want %v, nil: room for 5 new tokens", res.Tokens, err, want)
+		t.Errorf("Greedy(target with a context of 6, draft, prompt [0], γ 3, max 20) = %s, %v; want %v, nil: room for 5 new tokens", check.Vec(res.Tokens), err, want)
 	}
 	small := chainLM{next: []int{1, 2, 3, 0}, context: 64}
 	cases := []struct {
@@ -227,7 +231,7 @@ func TestTask4_Errors(t *testing.T) {
 	}
 	for _, c := range cases {
 		if res, err := Greedy(c.target, c.draft, c.prompt, c.gamma, c.maxNew, nil); err == nil {
-			t.Errorf("Greedy with %s = %v, nil; want an error", c.name, res.Tokens)
+			t.Errorf("Greedy with %s = %s, nil; want an error", c.name, check.Vec(res.Tokens))
 		}
 	}
 }
@@ -254,14 +258,25 @@ func TestTask5_Formula(t *testing.T) {
 		}
 	}
 	for _, alpha := range []float64{0.1, 0.25, 0.5, 0.7, 0.9, 0.99} {
+		var got, want []float64
+		wrong := false
 		for gamma := 1; gamma <= 8; gamma++ {
 			var sum float64
 			for k := range gamma + 1 {
 				sum += math.Pow(alpha, float64(k))
 			}
-			if got := ExpectedTokensPerPass(alpha, gamma); math.Abs(got-sum) > 1e-9 {
-				t.Errorf("ExpectedTokensPerPass(%g, %d) = %.10g; want 1 + α + … + α^γ = %.10g", alpha, gamma, got, sum)
+			g := ExpectedTokensPerPass(alpha, gamma)
+			if math.Abs(g-sum) > 1e-9 {
+				wrong = true
 			}
+			got, want = append(got, g), append(want, sum)
+		}
+		if wrong {
+			msg := fmt.Sprintf("ExpectedTokensPerPass(%g, γ) for γ = 1…8 = %s; want 1 + α + … + α^γ = %s", alpha, check.Vec(got), check.Vec(want))
+			if check.Vec(got) == check.Vec(want) {
+				msg += "\n" + check.Diff(got, want, 1e-9)
+			}
+			t.Error(msg)
 		}
 	}
 }
@@ -272,12 +287,25 @@ func TestTask5_Formula(t *testing.T) {
 //grade:task 5 points 1
 func TestTask5_AlphaOne(t *testing.T) {
 	defer check.Recover(t)
+	var atOne, near, want []float64
+	wrongAtOne, wrongNear := false, false
 	for gamma := 0; gamma <= 8; gamma++ {
-		if got := ExpectedTokensPerPass(1, gamma); got != float64(gamma+1) {
-			t.Errorf("ExpectedTokensPerPass(1, %d) = %v; want %d (the limit of the fraction, 1 + 1 + … + 1)", gamma, got, gamma+1)
+		want = append(want, float64(gamma+1))
+		got := ExpectedTokensPerPass(1, gamma)
+		if got != float64(gamma+1) {
+			wrongAtOne = true
 		}
-		if got := ExpectedTokensPerPass(0.999999, gamma); math.Abs(got-float64(gamma+1)) > 1e-3*float64(gamma+1) {
-			t.Errorf("ExpectedTokensPerPass(0.999999, %d) = %v; want close to %d", gamma, got, gamma+1)
+		atOne = append(atOne, got)
+		got = ExpectedTokensPerPass(0.999999, gamma)
+		if math.Abs(got-float64(gamma+1)) > 1e-3*float64(gamma+1) {
+			wrongNear = true
 		}
+		near = append(near, got)
+	}
+	if wrongAtOne {
+		t.Errorf("ExpectedTokensPerPass(1, γ) for γ = 0…8 = %s; want γ + 1 = %s (the limit of the fraction, 1 + 1 + … + 1)", check.Vec(atOne), check.Vec(want))
+	}
+	if wrongNear {
+		t.Errorf("ExpectedTokensPerPass(0.999999, γ) for γ = 0…8 = %s; want close to γ + 1 = %s (within 0.1%%)", check.Vec(near), check.Vec(want))
 	}
 }

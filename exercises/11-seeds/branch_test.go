@@ -52,13 +52,13 @@ func TestTask3_Branch(t *testing.T) {
 		rest := engineSample(t, lm, slices.Concat(prompt, wantTrunk[:c.k]), n-c.k, c.temp, branchSeed, nil)
 		wantBranch := slices.Concat(wantTrunk[:c.k], rest)
 		if !slices.Equal(trunk, wantTrunk) {
-			t.Fatalf("%s: trunk %v; want %v, the sample for seed %d (is the branch overwriting the trunk's array?)", call, trunk, wantTrunk, seed)
+			t.Fatalf("%s: trunk %s; want %s, the sample for seed %d (is the branch overwriting the trunk's array?)\n%s", call, check.Vec(trunk), check.Vec(wantTrunk), seed, check.Diff(trunk, wantTrunk, 0))
 		}
 		if !slices.Equal(branch, wantBranch) {
-			t.Fatalf("%s: branch %v; want %v: the trunk's first %d tokens, then what seed %d draws after them", call, branch, wantBranch, c.k, branchSeed)
+			t.Fatalf("%s: branch %s; want %s: the trunk's first %d tokens, then what seed %d draws after them\n%s", call, check.Vec(branch), check.Vec(wantBranch), c.k, branchSeed, check.Diff(branch, wantBranch, 0))
 		}
 		if branch[c.k] == trunk[c.k] || slices.Equal(branch[c.k:], trunk[c.k:]) {
-			t.Fatalf("%s: the branch %v and the trunk %v should part at step %d on this flat model", call, branch, trunk, c.k)
+			t.Fatalf("%s: the branch %s and the trunk %s should part at step %d on this flat model", call, check.Vec(branch), check.Vec(trunk), c.k)
 		}
 	}
 }
@@ -74,7 +74,7 @@ func TestTask3_BranchEdges(t *testing.T) {
 	for _, k := range []int{6, 9} {
 		trunk, branch, err := Branch(lm, []int{0}, 6, k, 1, 3, 4, nil)
 		if err != nil || len(trunk) != 6 || !slices.Equal(branch, trunk) {
-			t.Errorf("Branch(flat, [0], n 6, k %d, T 1, seeds 3 and 4) = trunk %v, branch %v, error %v; want 6 tokens and the branch equal to the trunk", k, trunk, branch, err)
+			t.Errorf("Branch(flat, [0], n 6, k %d, T 1, seeds 3 and 4) = trunk %s, branch %s, error %v; want 6 tokens and the branch equal to the trunk", k, check.Vec(trunk), check.Vec(branch), err)
 		}
 	}
 
@@ -89,13 +89,13 @@ func TestTask3_BranchEdges(t *testing.T) {
 	for _, k := range []int{1, 2, 3} {
 		trunk, branch, err := Branch(ends, []int{0}, 10, k, 1, 3, 4, isEnd)
 		if err != nil || !slices.Equal(trunk, []int{1, 7}) || !slices.Equal(branch, []int{1, 7}) {
-			t.Errorf("Branch on a model that writes 1 then the end token 7, n 10, k %d: trunk %v, branch %v, error %v; want [1 7] for both", k, trunk, branch, err)
+			t.Errorf("Branch on a model that writes 1 then the end token 7, n 10, k %d: trunk %s, branch %s, error %v; want [1 7] for both", k, check.Vec(trunk), check.Vec(branch), err)
 		}
 	}
 
 	trunk, branch, err := Branch(peakedLM(), []int{4}, 10, 4, 0, 3, 4, nil)
 	if want := greedyPath([]int{4}, 10); err != nil || !slices.Equal(trunk, want) || !slices.Equal(branch, want) {
-		t.Errorf("Branch(peaked, [4], n 10, k 4, temperature 0, seeds 3 and 4) = trunk %v, branch %v, error %v; want the greedy path %v for both", trunk, branch, err, want)
+		t.Errorf("Branch(peaked, [4], n 10, k 4, temperature 0, seeds 3 and 4) = trunk %s, branch %s, error %v; want the greedy path %v for both", check.Vec(trunk), check.Vec(branch), err, want)
 	}
 	if _, _, err := Branch(lm, []int{0}, 6, -1, 1, 3, 4, nil); err == nil {
 		t.Errorf("Branch with k = -1 returned no error; want one")
@@ -122,7 +122,7 @@ func TestTask3_Distinct(t *testing.T) {
 		{nil, nil},
 	} {
 		if got := Distinct(c.samples); !slices.Equal(got, c.want) {
-			t.Errorf("Distinct(%v) = %v; want %v", c.samples, got, c.want)
+			t.Errorf("Distinct(%v) = %s; want %v", c.samples, check.Vec(got), c.want)
 		}
 	}
 }
@@ -174,7 +174,7 @@ func TestTask3_Forks(t *testing.T) {
 		samples = append(samples, s)
 	}
 	if got, want := Distinct(samples), []int{1, 1, 3, 3, 3, 3, 3}; !slices.Equal(got, want) {
-		t.Fatalf("30 samples of the fork model (seeds 1…30): Distinct = %v; want %v\nsamples: %v", got, want, samples)
+		t.Fatalf("30 samples of the fork model (seeds 1…30): Distinct = %s; want %v\nsamples: %s", check.Vec(got), want, check.List(samples, check.Vec[int]))
 	}
 
 	m, tok, err := engine.Default()
@@ -204,6 +204,6 @@ func TestTask3_Forks(t *testing.T) {
 		ref = append(ref, want)
 	}
 	if got, want := Distinct(mine), distinctRef(ref); !slices.Equal(got, want) {
-		t.Errorf("10 samples of the course model after %q at temperature 1 (seeds 1…10): Distinct = %v; engine.Generate's samples give %v", prompt, got, want)
+		t.Errorf("10 samples of the course model after %q at temperature 1 (seeds 1…10): Distinct = %s; engine.Generate's samples give %s", prompt, check.Vec(got), check.Vec(want))
 	}
 }

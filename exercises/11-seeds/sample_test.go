@@ -102,10 +102,10 @@ func TestTask2_Probs(t *testing.T) {
 			ok = math.Abs(float64(got[i])-c.want[i]) <= 1e-6
 		}
 		if !ok {
-			t.Errorf("Probs(%v, %g) = %.7g; want %.7g (within 1e-6)", c.logits, c.temp, got, c.want)
+			t.Errorf("Probs(%v, %g) = %s; want %s (within 1e-6)", c.logits, c.temp, check.Vec(got), check.Vec(c.want))
 		}
 		if !slices.Equal(in, c.logits) {
-			t.Errorf("Probs(%v, %g) changed its input to %v; it must leave the logits alone", c.logits, c.temp, in)
+			t.Errorf("Probs(%v, %g) changed its input to %s; it must leave the logits alone", c.logits, c.temp, check.Vec(in))
 		}
 	}
 }
@@ -185,8 +185,8 @@ func TestTask2_Pick(t *testing.T) {
 			}
 			want, _ := ref.Sample(logits)
 			if got := Pick(logits, temp, mine); got != want {
-				t.Fatalf("temperature %g, seed %d, draw %d: Pick(%.4g, %g, rng) = %d; the engine's sampler picks %d. Compute Probs in float32 exactly as its doc says, and take one coin per pick",
-					temp, seed, i+1, logits, temp, got, want)
+				t.Fatalf("temperature %g, seed %d, draw %d: Pick(%s, %g, rng) = %d; the engine's sampler picks %d.\nCompute Probs in float32 exactly as its doc says, and take one coin per pick",
+					temp, seed, i+1, check.Vec(logits), temp, got, want)
 			}
 		}
 	}
@@ -209,10 +209,10 @@ func TestTask2_SameSeed(t *testing.T) {
 		t.Fatalf("Sample on a flat 50-token model: errors %v, %v, %v", errA, errB, errC)
 	}
 	if len(a) != 20 || !slices.Equal(a, b) {
-		t.Fatalf("Sample(flat, [0], 20, 1, seed 7) twice gave %v and %v; want the same 20 tokens", a, b)
+		t.Fatalf("Sample(flat, [0], 20, 1, seed 7) twice gave %s and %s; want the same 20 tokens\n%s", check.Vec(a), check.Vec(b), check.Diff(b, a, 0))
 	}
 	if slices.Equal(a, c) {
-		t.Errorf("Sample(flat, [0], 20, 1, …) gave %v for seeds 7 and 8 alike; want different tokens (each draw is uniform over 50)", a)
+		t.Errorf("Sample(flat, [0], 20, 1, …) gave %s for seeds 7 and 8 alike; want different tokens (each draw is uniform over 50)", check.Vec(a))
 	}
 	ref, _ := engine.NewSampler(1, 1, 7)
 	var want []int
@@ -223,14 +223,14 @@ func TestTask2_SameSeed(t *testing.T) {
 		want = append(want, id)
 	}
 	if !slices.Equal(a, want) {
-		t.Errorf("Sample(flat, [0], 20, 1, seed 7) = %v; the engine's loop and sampler with seed 7 give %v", a, want)
+		t.Errorf("Sample(flat, [0], 20, 1, seed 7) = %s; the engine's loop and sampler with seed 7 give %s\n%s", check.Vec(a), check.Vec(want), check.Diff(a, want, 0))
 	}
 
 	pk := peakedLM()
 	g1, err1 := Sample(pk, []int{4}, 12, 0, 1, nil)
 	g2, err2 := Sample(pk, []int{4}, 12, 0, 99, nil)
 	if gw := greedyPath([]int{4}, 12); err1 != nil || err2 != nil || !slices.Equal(g1, gw) || !slices.Equal(g2, gw) {
-		t.Errorf("Sample(peaked, [4], 12, temperature 0, seeds 1 and 99) = %v, %v (errors %v, %v); want the greedy path %v for both", g1, g2, err1, err2, gw)
+		t.Errorf("Sample(peaked, [4], 12, temperature 0, seeds 1 and 99) = %s, %s (errors %v, %v); want the greedy path %s for both", check.Vec(g1), check.Vec(g2), err1, err2, check.Vec(gw))
 	}
 
 	prompt = make([]int, 1, 8)
@@ -240,14 +240,14 @@ func TestTask2_SameSeed(t *testing.T) {
 	}
 	end, err := Sample(lm, prompt, 30, 1, 7, func(id int) bool { return id == a[k] })
 	if err != nil || !slices.Equal(end, a[:k+1]) {
-		t.Errorf("Sample(flat, [0], 30, 1, seed 7) with token %d ending the text = %v (error %v); want %v, ending with that token", a[k], end, err, a[:k+1])
+		t.Errorf("Sample(flat, [0], 30, 1, seed 7) with token %d ending the text = %s (error %v); want %s, ending with that token", a[k], check.Vec(end), err, check.Vec(a[:k+1]))
 	}
 	full, err := Sample(flatLM(50, 6), prompt, 30, 1, 7, nil)
 	if err != nil || !slices.Equal(full, a[:5]) {
-		t.Errorf("Sample on a flat model with a context of 6, after a 1-token prompt, 30 tokens asked = %v (error %v); want the 5 tokens %v that fill the context", full, err, a[:5])
+		t.Errorf("Sample on a flat model with a context of 6, after a 1-token prompt, 30 tokens asked = %s (error %v); want the 5 tokens %v that fill the context", check.Vec(full), err, a[:5])
 	}
 	if got := prompt[:cap(prompt)]; !slices.Equal(got, make([]int, 8)) {
-		t.Errorf("Sample wrote into the array behind its prompt: %v; build the sequence in a new slice", got)
+		t.Errorf("Sample wrote into the array behind its prompt: %s; build the sequence in a new slice", check.Vec(got))
 	}
 }
 
@@ -279,8 +279,8 @@ func TestTask2_CourseModel(t *testing.T) {
 			}
 			got, err := Sample(lm, ids, n, temp, seed, tok.IsEnd)
 			if err != nil || !slices.Equal(got, want) {
-				t.Fatalf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd) = %v (error %v);\nengine.Generate with Temperature %g, Seed %d gives %v",
-					prompt, n, temp, seed, got, err, temp, seed, want)
+				t.Fatalf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd) = %s (error %v);\nengine.Generate with Temperature %g, Seed %d gives %s\n%s",
+					prompt, n, temp, seed, check.Vec(got), err, temp, seed, check.Vec(want), check.Diff(got, want, 0))
 			}
 		}
 	}

@@ -3,29 +3,17 @@ package training
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 )
-
-// show formats numbers readably for failure messages: [0.7392 0.07411 …].
-func show[T float32 | float64](xs []T) string {
-	if xs == nil {
-		return "nil"
-	}
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprintf("%.4g", x)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
 
 // name shortens long logits for messages.
 func name(z []float32) string {
 	if len(z) > 12 {
 		return fmt.Sprintf("<%d logits>", len(z))
 	}
-	return show(z)
+	return check.Vec(z)
 }
 
 // refLoss is −ln softmax(z)[target] in float64 on float64 logits: the

@@ -130,7 +130,7 @@ func TestTask2_FiniteDifferences(t *testing.T) {
 		g := CrossEntropyGrad(c.z, c.target)
 		call := fmt.Sprintf("CrossEntropyGrad(%s, %d)", name(c.z), c.target)
 		if len(g) != len(c.z) {
-			t.Fatalf("%s returned %d numbers (%s); want %d, one per logit", call, len(g), show(g), len(c.z))
+			t.Fatalf("%s returned %d numbers (%s); want %d, one per logit", call, len(g), check.Vec(g), len(c.z))
 		}
 		z := to64(c.z)
 		for i := range z {
@@ -142,7 +142,7 @@ func TestTask2_FiniteDifferences(t *testing.T) {
 			z[i] = zi
 			fd := (up - down) / (2 * h)
 			if !(math.Abs(g[i]-fd) <= 1e-6) {
-				t.Errorf("%s = %s: element %d is %.8g, but nudging logit %d by ±%g changes the loss at a rate of %.8g", call, show(g), i, g[i], i, h, fd)
+				t.Errorf("%s = %s: element %d is %.8g, but nudging logit %d by ±%g changes the loss at a rate of %.8g", call, check.Vec(g), i, g[i], i, h, fd)
 				break
 			}
 		}
@@ -160,7 +160,7 @@ func TestTask2_Shape(t *testing.T) {
 	g := CrossEntropyGrad([]float32{0, 0, 0, 0}, 2)
 	want := []float64{0.25, 0.25, -0.75, 0.25}
 	if len(g) != 4 || slices.ContainsFunc([]int{0, 1, 2, 3}, func(i int) bool { return math.Abs(g[i]-want[i]) > 1e-12 }) {
-		t.Fatalf("CrossEntropyGrad([0 0 0 0], 2) = %s; want %s", show(g), show(want))
+		t.Fatalf("CrossEntropyGrad([0 0 0 0], 2) = %s; want %s", check.Vec(g), check.Vec(want))
 	}
 	for i, n := range []int{5, 2048} {
 		z := randomLogits(uint64(60+i), n, 10)
@@ -185,7 +185,7 @@ func TestTask2_Shape(t *testing.T) {
 	}
 	for _, target := range []int{-1, 4} {
 		if g := CrossEntropyGrad([]float32{0, 0, 0, 0}, target); g != nil {
-			t.Errorf("CrossEntropyGrad([0 0 0 0], %d) = %s; want nil: %d is not an index of the logits", target, show(g), target)
+			t.Errorf("CrossEntropyGrad([0 0 0 0], %d) = %s; want nil: %d is not an index of the logits", target, check.Vec(g), target)
 		}
 	}
 }
@@ -212,7 +212,7 @@ func TestTask2_Stable(t *testing.T) {
 			ok = math.Abs(g[i]-c.want[i]) <= 1e-12
 		}
 		if !ok {
-			t.Errorf("CrossEntropyGrad(%v, %d) = %s; want %s", c.z, c.target, show(g), show(c.want))
+			t.Errorf("CrossEntropyGrad(%v, %d) = %s; want %s", c.z, c.target, check.Vec(g), check.Vec(c.want))
 		}
 	}
 }
@@ -239,18 +239,18 @@ func TestTask3_OneStep(t *testing.T) {
 		got := SGDStep(in, c.target, c.lr)
 		call := fmt.Sprintf("SGDStep(%v, %d, %g)", c.z, c.target, c.lr)
 		if !slices.Equal(in, c.z) {
-			t.Errorf("%s modified its input to %v; return a new slice instead", call, in)
+			t.Errorf("%s modified its input to %s; return a new slice instead", call, check.Vec(in))
 		}
 		ok := len(got) == len(c.want)
 		for i := 0; ok && i < len(got); i++ {
 			ok = math.Abs(float64(got[i])-c.want[i]) <= 1e-6
 		}
 		if !ok {
-			t.Errorf("%s = %s; want %s", call, show(got), show(c.want))
+			t.Errorf("%s = %s; want %s", call, check.Vec(got), check.Vec(c.want))
 		}
 	}
 	if got := SGDStep([]float32{1, 2}, 2, 0.1); got != nil {
-		t.Errorf("SGDStep([1 2], 2, 0.1) = %s; want nil: 2 is not an index of the logits", show(got))
+		t.Errorf("SGDStep([1 2], 2, 0.1) = %s; want nil: 2 is not an index of the logits", check.Vec(got))
 	}
 }
 
@@ -266,11 +266,11 @@ func TestTask3_LossFalls(t *testing.T) {
 	for step := 1; step <= 20; step++ {
 		next := SGDStep(z, target, 0.5)
 		if len(next) != len(z) {
-			t.Fatalf("SGDStep(%s, %d, 0.5) returned %d logits; want %d", show(z), target, len(next), len(z))
+			t.Fatalf("SGDStep(%s, %d, 0.5) returned %d logits; want %d", check.Vec(z), target, len(next), len(z))
 		}
 		loss := refLoss(to64(next), target)
 		if !(loss < prev) {
-			t.Fatalf("step %d: SGDStep(%s, %d, 0.5) = %s, and the loss went from %.6g to %.6g; want it lower", step, show(z), target, show(next), prev, loss)
+			t.Fatalf("step %d: SGDStep(%s, %d, 0.5) = %s, and the loss went from %.6g to %.6g; want it lower", step, check.Vec(z), target, check.Vec(next), prev, loss)
 		}
 		z, prev = next, loss
 	}
@@ -293,7 +293,7 @@ func TestTask3_LearnsFrequencies(t *testing.T) {
 		for _, target := range stream {
 			next := SGDStep(z, target, 0.05)
 			if len(next) != len(z) {
-				t.Fatalf("pass %d: SGDStep(%s, %d, 0.05) returned %s; want 3 logits", pass, show(z), target, show(next))
+				t.Fatalf("pass %d: SGDStep(%s, %d, 0.05) returned %s; want 3 logits", pass, check.Vec(z), target, check.Vec(next))
 			}
 			z = next
 		}
@@ -301,7 +301,7 @@ func TestTask3_LearnsFrequencies(t *testing.T) {
 	p := engine.Softmax(z)
 	for i, want := range []float64{0.5, 0.25, 0.25} {
 		if math.Abs(p[i]-want) > 0.02 {
-			t.Errorf("after training on a a b c the logits are %s, probabilities %s; want about [0.5 0.25 0.25]", show(z), show(p))
+			t.Errorf("after training on a a b c the logits are %s, probabilities %s; want about [0.5 0.25 0.25]", check.Vec(z), check.Vec(p))
 			break
 		}
 	}

@@ -111,16 +111,29 @@ func (p *parser) errorf(at int, format string, args ...any) *FormatError {
 	return &FormatError{Path: p.path, Offset: int64(at), Msg: fmt.Sprintf(format, args...)}
 }
 
-// need checks that n more bytes are left for the field what.
-func (p *parser) need(n uint64, what func() string) error {
+// Messages are made only on the way out of an error: a primitive says what
+// is wrong with the field it reads, and each caller going back up puts
+// in front of it where that field is ("key \"a\": element 3: ...").
+// Nothing is allocated for that while reading a valid file.
+
+// wrap puts where the faulty field is in front of err's message.
+func wrap(err error, format string, args ...any) error {
+	if fe, ok := err.(*FormatError); ok {
+		fe.Msg = fmt.Sprintf(format, args...) + ": " + fe.Msg
+	}
+	return err
+}
+
+// need checks that n more bytes are left.
+func (p *parser) need(n uint64) error {
 	if n > uint64(len(p.b)-p.off) {
-		return p.errorf(p.off, "%s: %d bytes needed, and the file ends at byte %d", what(), n, len(p.b))
+		return p.errorf(p.off, "%d bytes needed, and the file ends at byte %d", n, len(p.b))
 	}
 	return nil
 }
 
-func (p *parser) u32(what func() string) (uint32, error) {
-	if err := p.need(4, what); err != nil {
+func (p *parser) u32() (uint32, error) {
+	if err := p.need(4); err != nil {
 		return 0, err
 	}
 	v := binary.LittleEndian.Uint32(p.b[p.off:])
@@ -128,8 +141,8 @@ func (p *parser) u32(what func() string) (uint32, error) {
 	return v, nil
 }
 
-func (p *parser) u64(what func() string) (uint64, error) {
-	if err := p.need(8, what); err != nil {
+func (p *parser) u64() (uint64, error) {
+	if err := p.need(8); err != nil {
 		return 0, err
 	}
 	v := binary.LittleEndian.Uint64(p.b[p.off:])
@@ -137,44 +150,54 @@ func (p *parser) u64(what func() string) (uint64, error) {
 	return v, nil
 }
 
-// count reads a count of things of at least min bytes each, and checks
-// that the bytes left could hold that many (and so that it fits an int).
-func (p *parser) count(min int, what func() string) (int, error) {
+// count reads the count called noun of things of at least min bytes
+// each, and checks that the bytes left could hold that many (and so that
+// it fits an int).
+func (p *parser) count(min int, noun string) (int, error) {
 	at := p.off
-	n, err := p.u64(what)
+	n, err := p.u64()
+	if err != nil {
+		return 0, wrap(err, "%s", noun)
+	}
+	if room := uint64(len(p.b)-p.off) / uint64(min); n > room {
+		return 0, p.errorf(at, "%s %d: the file ends at byte %d, room for at most %d", noun, n, len(p.b), room)
+	}
+	return int(n), nil
+}
+
+// strLen reads a string's length and checks that its bytes are there.
+func (p *parser) strLen() (int, error) {
+	at := p.off
+	n, err := p.u64()
 	if err != nil {
 		return 0, err
 	}
-	if room := uint64(len(p.b)-p.off) / uint64(min); n > room {
-		return 0, p.errorf(at, "%s %d: the file ends at byte %d, room for at most %d", what(), n, len(p.b), room)
+	if n > uint64(len(p.b)-p.off) {
+		return 0, p.errorf(at, "a string of %d bytes, and the file ends at byte %d", n, len(p.b))
 	}
 	return int(n), nil
 }
 
 // str reads a string, and copies it.
-func (p *parser) str(what func() string) (string, error) {
-	at := p.off
-	n, err := p.u64(what)
+func (p *parser) str() (string, error) {
+	n, err := p.strLen()
 	if err != nil {
 		return "", err
 	}
-	if n > uint64(len(p.b)-p.off) {
-		return "", p.errorf(at, "%s: a string of %d bytes, and the file ends at byte %d", what(), n, len(p.b))
-	}
-	s := string(p.b[p.off : p.off+int(n)])
-	p.off += int(n)
+	s := string(p.b[p.off : p.off+n])
+	p.off += n
 	return s, nil
 }
 
 // valueType reads a value type and checks that GGUF defines it.
-func (p *parser) valueType(what func() string) (ValueType, error) {
+func (p *parser) valueType() (ValueType, error) {
 	at := p.off
-	t, err := p.u32(what)
+	t, err := p.u32()
 	if err != nil {
 		return 0, err
 	}
 	if !ValueType(t).valid() {
-		return 0, p.errorf(at, "%s: value type %d, which GGUF does not define", what(), t)
+		return 0, p.errorf(at, "value type %d, which GGUF does not define", t)
 	}
 	return ValueType(t), nil
 }
@@ -182,75 +205,67 @@ func (p *parser) valueType(what func() string) (ValueType, error) {
 // value reads a value of type t. A string or an array is copied whole, in
 // one allocation; an array's elements are checked here, and decoded only
 // when asked for.
-func (p *parser) value(t ValueType, what func() string) (Value, error) {
+func (p *parser) value(t ValueType) (Value, error) {
 	start := p.off
+	if err := p.skip(t, 0); err != nil {
+		return Value{}, err
+	}
 	switch t {
 	case String:
-		s, err := p.str(what)
-		return Value{typ: String, s: s}, err
+		return Value{typ: String, s: string(p.b[start+8 : p.off])}, nil
 	case Array:
-		if err := p.skip(Array, 0, what); err != nil {
-			return Value{}, err
-		}
 		elem := ValueType(binary.LittleEndian.Uint32(p.b[start:]))
 		n := binary.LittleEndian.Uint64(p.b[start+4:])
 		return Value{typ: Array, elem: elem, n: int(n), s: string(p.b[start+12 : p.off])}, nil
 	}
-	at := p.off
-	if err := p.skip(t, 0, what); err != nil {
-		return Value{}, err
-	}
-	return Value{typ: t, bits: decodeScalar(t, string(p.b[at:p.off]))}, nil
+	return Value{typ: t, bits: decodeScalar(t, string(p.b[start:p.off]))}, nil
 }
 
 // skip checks the value of type t at the current offset and moves past
 // it, allocating nothing. depth is how many arrays enclose it.
-func (p *parser) skip(t ValueType, depth int, what func() string) error {
+func (p *parser) skip(t ValueType, depth int) error {
 	at := p.off
 	switch t {
 	case String:
-		n, err := p.u64(what)
+		n, err := p.strLen()
 		if err != nil {
 			return err
 		}
-		if n > uint64(len(p.b)-p.off) {
-			return p.errorf(at, "%s: a string of %d bytes, and the file ends at byte %d", what(), n, len(p.b))
-		}
-		p.off += int(n)
+		p.off += n
 		return nil
 	case Array:
 		if depth == maxNesting {
-			return p.errorf(at, "%s: arrays nested more than %d deep", what(), maxNesting)
+			return p.errorf(at, "arrays nested more than %d deep", maxNesting)
 		}
-		elem, err := p.valueType(func() string { return what() + ": array element type" })
+		elem, err := p.valueType()
 		if err != nil {
-			return err
+			return wrap(err, "array element type")
 		}
-		n, err := p.count(elem.minSize(), func() string { return fmt.Sprintf("%s: array of %s, length", what(), elem.plural()) })
+		n, err := p.count(elem.minSize(), "length")
 		if err != nil {
-			return err
+			return wrap(err, "array of %s", elem.plural())
 		}
 		if w := elem.size(); w > 0 && elem != Bool {
 			p.off += n * w // count checked that the bytes are there
 			return nil
 		}
 		for i := range n {
-			if err := p.skip(elem, depth+1, func() string { return fmt.Sprintf("%s: element %d", what(), i) }); err != nil {
-				return err
+			if err := p.skip(elem, depth+1); err != nil {
+				return wrap(err, "element %d", i)
 			}
 		}
 		return nil
 	case Bool:
-		if err := p.need(1, what); err != nil {
+		if err := p.need(1); err != nil {
 			return err
 		}
 		if b := p.b[p.off]; b > 1 {
-			return p.errorf(at, "%s: bool byte is %d, want 0 or 1", what(), b)
+			return p.errorf(at, "bool byte is %d, want 0 or 1", b)
 		}
 		p.off++
 		return nil
 	}
-	if err := p.need(uint64(t.size()), what); err != nil {
+	if err := p.need(uint64(t.size())); err != nil {
 		return err
 	}
 	p.off += t.size()
@@ -267,17 +282,19 @@ func parse(data []byte, path string) (*File, error) {
 }
 
 func (p *parser) header(f *File) error {
-	if len(p.b) < len(magic) || string(p.b[:len(magic)]) != magic {
-		got := p.b[:min(len(p.b), len(magic))]
+	if len(p.b) < len(magic) && string(p.b) == magic[:len(p.b)] {
+		return p.errorf(0, "the file ends at byte %d, inside the magic %q", len(p.b), magic)
+	}
+	if got := p.b[:min(len(p.b), len(magic))]; string(got) != magic {
 		if old, ok := oldMagics[string(got)]; ok {
 			return p.errorf(0, "not a GGUF file: it starts with %q, the magic of %s, a format from before GGUF", got, old)
 		}
 		return p.errorf(0, "not a GGUF file: it starts with %q, not %q", got, magic)
 	}
 	p.off = len(magic)
-	version, err := p.u32(func() string { return "version" })
+	version, err := p.u32()
 	if err != nil {
-		return err
+		return wrap(err, "version")
 	}
 	switch {
 	case version == 2 || version == 3:
@@ -289,16 +306,16 @@ func (p *parser) header(f *File) error {
 		return p.errorf(4, "unknown GGUF version %d (0x%08x), want 2 or 3", version, version)
 	}
 	f.Version = version
-	nTensors, err := p.count(minTensorInfo, func() string { return "tensor count" })
+	nTensors, err := p.count(minTensorInfo, "tensor count")
 	if err != nil {
 		return err
 	}
-	nKeys, err := p.count(minKeyValue, func() string { return "key count" })
+	nKeys, err := p.count(minKeyValue, "key count")
 	if err != nil {
 		return err
 	}
 	if least := int64(nTensors)*minTensorInfo + int64(nKeys)*minKeyValue; least > int64(len(p.b)-p.off) {
-		return p.errorf(8, "%d tensors and %d keys take at least %d bytes, and the file ends at byte %d",
+		return p.errorf(8, "tensor count %d and key count %d need at least %d bytes, and the file ends at byte %d",
 			nTensors, nKeys, least, len(p.b))
 	}
 	if err := p.metadata(f, nKeys); err != nil {
@@ -326,21 +343,20 @@ func (p *parser) metadata(f *File, n int) error {
 	p.keyAt = make([]int, 0, n)
 	for i := range n {
 		start := p.off
-		key, err := p.str(func() string { return fmt.Sprintf("key %d of %d", i, n) })
+		key, err := p.str()
 		if err != nil {
-			return err
+			return wrap(err, "key %d of %d", i, n)
 		}
 		if j, dup := f.keys[key]; dup {
 			return p.errorf(start, "key %q appears twice, at bytes %d and %d", key, p.keyAt[j], start)
 		}
-		what := func() string { return fmt.Sprintf("key %q", key) }
-		t, err := p.valueType(what)
+		t, err := p.valueType()
 		if err != nil {
-			return err
+			return wrap(err, "key %q", key)
 		}
-		v, err := p.value(t, what)
+		v, err := p.value(t)
 		if err != nil {
-			return err
+			return wrap(err, "key %q", key)
 		}
 		f.keys[key] = len(f.Metadata)
 		f.Metadata = append(f.Metadata, KeyValue{key, v})
@@ -375,26 +391,25 @@ func (p *parser) tensorInfos(f *File, n int) error {
 		t := &f.Tensors[i]
 		start := p.off
 		p.infoAt[i] = start
-		name, err := p.str(func() string { return fmt.Sprintf("tensor %d of %d: name", i, n) })
+		name, err := p.str()
 		if err != nil {
-			return err
+			return wrap(err, "tensor %d of %d: name", i, n)
 		}
 		if j, dup := f.names[name]; dup {
 			return p.errorf(start, "tensor %q appears twice, as tensors %d and %d", name, j, i)
 		}
 		f.names[name] = i
 		t.Name = name
-		what := func() string { return fmt.Sprintf("tensor %q", name) }
 		at := p.off
-		nDims, err := p.u32(what)
+		nDims, err := p.u32()
 		if err != nil {
-			return err
+			return wrap(err, "tensor %q", name)
 		}
 		if nDims > maxDims {
 			return p.errorf(at, "tensor %q has %d dimensions, at most %d", name, nDims, maxDims)
 		}
-		if err := p.need(uint64(nDims)*8, what); err != nil {
-			return err
+		if err := p.need(uint64(nDims) * 8); err != nil {
+			return wrap(err, "tensor %q", name)
 		}
 		t.Dims = make([]int64, nDims)
 		for d := range t.Dims {
@@ -406,18 +421,18 @@ func (p *parser) tensorInfos(f *File, n int) error {
 			p.off += 8
 		}
 		at = p.off
-		typ, err := p.u32(what)
+		typ, err := p.u32()
 		if err != nil {
-			return err
+			return wrap(err, "tensor %q", name)
 		}
 		t.Type = Type(typ)
 		if _, err := tensorSize(t.Dims, t.Type); err != nil {
 			return p.errorf(at, "tensor %q: %v", name, err)
 		}
 		at = p.off
-		off, err := p.u64(what)
+		off, err := p.u64()
 		if err != nil {
-			return err
+			return wrap(err, "tensor %q", name)
 		}
 		if off > math.MaxInt64 {
 			return p.errorf(at, "tensor %q: data offset %d is more than an int64 holds", name, off)

@@ -245,3 +245,17 @@ func TestGGUFPyReadsWrittenFile(t *testing.T) {
 		t.Error("the first tensor's data is not at the start of the data section")
 	}
 }
+
+func BenchmarkParseSmolLM2(b *testing.B) {
+	openSmolLM2(b).Close()
+	data, err := os.ReadFile(smolLM2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -249,6 +249,21 @@ func (p *parser) skip(t ValueType, depth int) error {
 			p.off += n * w // count checked that the bytes are there
 			return nil
 		}
+		if elem == String {
+			// Vocabularies and merges are most of a model's header: walk
+			// them in a tight loop, and leave a bad string to the
+			// general case below to describe.
+			for i := range n {
+				if rest := len(p.b) - p.off; rest >= 8 {
+					if l := binary.LittleEndian.Uint64(p.b[p.off:]); l <= uint64(rest-8) {
+						p.off += 8 + int(l)
+						continue
+					}
+				}
+				return wrap(p.skip(String, depth+1), "element %d", i)
+			}
+			return nil
+		}
 		for i := range n {
 			if err := p.skip(elem, depth+1); err != nil {
 				return wrap(err, "element %d", i)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -375,6 +376,13 @@ func TestGetters(t *testing.T) {
 		t.Errorf("a.nested_ints prints as %s", got)
 	}
 
+	var ke *KeyError
+	if _, err := f.Uint("absent"); !errors.As(err, &ke) || !ke.Missing || ke.Key != "absent" {
+		t.Errorf("a missing key: %#v", err)
+	}
+	if _, err := f.Uint("t.string"); !errors.As(err, &ke) || ke.Missing || ke.Key != "t.string" {
+		t.Errorf("a key of the wrong type: %#v", err)
+	}
 	for _, c := range []struct {
 		get  func() error
 		want string

@@ -1,6 +1,9 @@
 package gguf
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Type is a tensor's element type, as GGUF numbers them (ggml's type ids).
 // Most are block-quantized: a block of BlockSize numbers is stored in
@@ -86,11 +89,16 @@ func (t Type) BlockSize() int { return types[t].blockSize }
 func (t Type) BlockBytes() int { return types[t].blockBytes }
 
 // RowBytes is the size in bytes of n numbers of the type, and false when n
-// is not a whole number of blocks or the type is unknown.
+// is not a whole number of blocks, the type is unknown, or the size is
+// more than an int64 counts.
 func (t Type) RowBytes(n int64) (int64, bool) {
 	info, ok := types[t]
 	if !ok || n < 0 || n%int64(info.blockSize) != 0 {
 		return 0, false
 	}
-	return n / int64(info.blockSize) * int64(info.blockBytes), true
+	blocks := n / int64(info.blockSize)
+	if blocks > math.MaxInt64/int64(info.blockBytes) {
+		return 0, false
+	}
+	return blocks * int64(info.blockBytes), true
 }

@@ -25,9 +25,11 @@ MIN_NODE=20
 
 case "$cmd" in
 lab | install | notebooks | clear-outputs) needs=(go python) ;;
-browser | test) needs=(go python node chromium) ;;
+browser) needs=(go python node chromium) ;;
+test) needs=(go python node chromium sandbox) ;;
 site) needs=(go python node) ;;
-vet | unit | fuzz) needs=(go) ;;
+vet | fuzz) needs=(go) ;;
+unit) needs=(go sandbox) ;;
 *)
 	echo "usage: kernel/require.sh lab|install|test|notebooks|browser|site|clear-outputs|vet|unit|fuzz" >&2
 	exit 2
@@ -134,6 +136,20 @@ check_chromium() {
 	fi
 	v="${v#Chromium }"
 	found+=("Chromium ${v%% *}")
+}
+
+# The grader runs learner code only inside bubblewrap, and its tests grade
+# hostile submissions in it.
+check_sandbox() {
+	if ! command -v bwrap >/dev/null; then
+		lack "bubblewrap, the sandbox the exercise grader runs learner code in: on Debian/Ubuntu 'sudo apt-get install bubblewrap'"
+		return
+	fi
+	if ! bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --dev /dev /bin/true 2>/dev/null; then
+		lack "a bubblewrap that can make a sandbox here ('bwrap --unshare-all ... /bin/true' failed): on Ubuntu 23.10 and later allow unprivileged user namespaces with 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0' (README.md, Grading a class)"
+		return
+	fi
+	found+=("$(bwrap --version)")
 }
 
 for n in "${needs[@]}"; do

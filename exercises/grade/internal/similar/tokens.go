@@ -6,7 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
-	"path"
+	pathpkg "path"
 	"strconv"
 	"strings"
 )
@@ -104,35 +104,23 @@ func declaredNames(files []source) map[string]bool {
 	return names
 }
 
-// importNames maps the name under which f refers to each package it imports
-// to the package's path: the name given in the import, or else the last
+// importName returns the name under which a file refers to the package
+// imported from path: given, if the import names it, or else the last
 // element of the path (the one before a major-version suffix such as /v2).
-func importNames(f *ast.File) map[string]string {
-	if f == nil {
-		return nil
+// It returns "" for imports that give no name to refer to: _ and dot
+// imports.
+func importName(path, given string) string {
+	switch given {
+	case "_", ".":
+		return ""
+	case "":
+		name := pathpkg.Base(path)
+		if isMajorVersion(name) && strings.Contains(path, "/") {
+			name = pathpkg.Base(pathpkg.Dir(path))
+		}
+		return name
 	}
-	m := map[string]string{}
-	for _, spec := range f.Imports {
-		p, err := strconv.Unquote(spec.Path.Value)
-		if err != nil {
-			continue
-		}
-		var name string
-		switch {
-		case spec.Name != nil:
-			name = spec.Name.Name
-		default:
-			name = path.Base(p)
-			if isMajorVersion(name) && strings.Contains(p, "/") {
-				name = path.Base(path.Dir(p))
-			}
-		}
-		if name == "_" || name == "." {
-			continue
-		}
-		m[name] = p
-	}
-	return m
+	return given
 }
 
 // isMajorVersion reports whether s is a path element like v2 or v10.
@@ -155,8 +143,7 @@ type raw struct {
 	line int32
 }
 
-// scan returns the tokens of src without comments, the package clause and
-// the import declarations. The scanner never gives up: text that is not Go
+// scan returns the tokens of src without comments. The scanner never gives up: text that is not Go
 // becomes token.ILLEGAL and scanning goes on, so any file gives tokens, in
 // time linear in its size.
 func scan(name string, src []byte) []raw {
@@ -164,26 +151,32 @@ func scan(name string, src []byte) []raw {
 	file := fset.AddFile(name, -1, len(src))
 	var s scanner.Scanner
 	s.Init(file, src, func(token.Position, string) {}, 0)
-	var out []raw
+	// Go code averages several bytes a token: reserving that many saves most
+	// of the copying as the slice grows, in proportion to the input.
+	out := make([]raw, 0, len(src)/6)
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
 			break
 		}
-		// Only identifiers' text is needed; other literals are normalised by
-		// kind, and keeping their text would only cost memory.
-		if tok != token.IDENT {
+		// Only identifiers' and strings' text is needed (strings for import
+		// paths); other literals are normalised by kind, and keeping their
+		// text would only cost memory.
+		if tok != token.IDENT && tok != token.STRING {
 			lit = ""
 		}
 		out = append(out, raw{tok, lit, int32(file.Line(pos))})
 	}
-	return dropHeader(out)
+	return out
 }
 
-// dropHeader removes the package clause and import declarations: they are
-// the same in every solution, or differ only in how they are grouped.
-func dropHeader(ts []raw) []raw {
-	out := ts[:0]
+// header removes the package clause and the import declarations from ts,
+// which are the same in every solution or differ only in how they are
+// grouped, and returns the rest and the names of the imports (name →
+// path). It reads the imports from the tokens, so it needs no parse tree.
+func header(ts []raw) (body []raw, imports map[string]string) {
+	imports = map[string]string{}
+	body = ts[:0]
 	for i := 0; i < len(ts); i++ {
 		switch ts[i].tok {
 		case token.PACKAGE:
@@ -193,12 +186,29 @@ func dropHeader(ts []raw) []raw {
 			}
 			continue
 		case token.IMPORT:
-			i = importEnd(ts, i)
+			end := importEnd(ts, i)
+			given := ""
+			for _, t := range ts[i+1 : end+1] {
+				switch t.tok {
+				case token.IDENT:
+					given = t.lit
+				case token.PERIOD:
+					given = "."
+				case token.STRING:
+					if p, err := strconv.Unquote(t.lit); err == nil {
+						if name := importName(p, given); name != "" {
+							imports[name] = p
+						}
+					}
+					given = ""
+				}
+			}
+			i = end
 			continue
 		}
-		out = append(out, ts[i])
+		body = append(body, ts[i])
 	}
-	return out
+	return body, imports
 }
 
 // importEnd returns the index of the last token of the import declaration
@@ -286,20 +296,47 @@ func identifier(ts []raw, i int, imports map[string]string, declared map[string]
 	return symbol(token.IDENT), 1
 }
 
-// tokenize parses and scans the files of one document and returns the
+// maxParseDepth is the deepest nesting of brackets in a file that tokenize
+// parses. Code nests a handful of levels; a file nested thousands deep is
+// built to be expensive, and the parser's recursion would take stack in
+// proportion to its depth, so only its tokens are read (the parse tree
+// serves only to find redeclared names).
+const maxParseDepth = 1000
+
+// depth returns how deeply the brackets of ts nest.
+func depth(ts []raw) int {
+	d, deepest := 0, 0
+	for _, t := range ts {
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			d++
+			deepest = max(deepest, d)
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			d--
+		}
+	}
+	return deepest
+}
+
+// tokenize scans and parses the files of one document and returns the
 // symbols of each, in the order of files.
 func tokenize(files []source) [][]item {
 	fset := token.NewFileSet()
-	for i := range files {
-		// A partial tree is fine: it only tells which names are declared and
-		// imported, and the tokens come from the scanner, which reads
-		// everything.
-		files[i].file, _ = parser.ParseFile(fset, files[i].name, files[i].src, parser.SkipObjectResolution)
+	bodies := make([][]raw, len(files))
+	imports := make([]map[string]string, len(files))
+	for i, f := range files {
+		bodies[i], imports[i] = header(scan(f.name, f.src))
+		if depth(bodies[i]) <= maxParseDepth {
+			// A partial tree is fine: it only tells which names are
+			// declared, and the tokens come from the scanner, which reads
+			// everything.
+			files[i].file, _ = parser.ParseFile(fset, f.name, f.src, parser.SkipObjectResolution)
+		}
 	}
 	declared := declaredNames(files)
 	out := make([][]item, len(files))
-	for i, f := range files {
-		out[i] = normalise(scan(f.name, f.src), importNames(f.file), declared)
+	for i := range files {
+		out[i] = normalise(bodies[i], imports[i], declared)
 	}
 	return out
 }

@@ -8,16 +8,14 @@ import (
 	"testing"
 )
 
-// classOf builds a class for one exercise from the course's material:
-// disguised copies of the reference and of independent solutions, the
-// independent solutions and their parts, stubs, and learners who did not
-// submit, n learners in all.
-func classOf(t testing.TB, ex exercise, n int) map[string]*Fingerprint {
+// classFiles builds a class of n learners for one exercise from the
+// course's material: disguised copies of the reference, whole and in part,
+// the independent solutions, their parts and disguised copies of them, the
+// bare stubs, and learners who did not submit (nil).
+func classFiles(t testing.TB, ex exercise, n int) map[string]map[string][]byte {
 	t.Helper()
-	var pool []map[string][]byte
-	pool = append(pool, disguise(t, ex.name, ex.sol), withStubs(ex.stubs, nil))
-	for label, part := range subsets(ex.sol) {
-		_ = label
+	pool := []map[string][]byte{disguise(t, ex.name, ex.sol), withStubs(ex.stubs, nil)}
+	for _, part := range subsets(ex.sol) {
 		pool = append(pool, withStubs(ex.stubs, disguise(t, ex.name, part)))
 	}
 	for _, files := range variants(t, "independent", ex.name) {
@@ -26,14 +24,28 @@ func classOf(t testing.TB, ex exercise, n int) map[string]*Fingerprint {
 			pool = append(pool, withStubs(ex.stubs, part))
 		}
 	}
-	class := map[string]*Fingerprint{}
+	class := map[string]map[string][]byte{}
 	for i := range n {
 		name := fmt.Sprintf("learner%03d", i)
 		if i%17 == 16 {
-			class[name] = nil // did not submit
+			class[name] = nil
 			continue
 		}
-		class[name] = Of(pool[i%len(pool)], ex.base)
+		class[name] = pool[i%len(pool)]
+	}
+	return class
+}
+
+// classOf is classFiles fingerprinted.
+func classOf(t testing.TB, ex exercise, n int) map[string]*Fingerprint {
+	t.Helper()
+	class := map[string]*Fingerprint{}
+	for name, files := range classFiles(t, ex, n) {
+		if files != nil {
+			class[name] = Of(files, ex.base)
+		} else {
+			class[name] = nil
+		}
 	}
 	return class
 }

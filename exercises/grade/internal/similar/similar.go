@@ -201,7 +201,9 @@ func Compare(a, b *Fingerprint) Match {
 	if a.Size() == 0 || b.Size() == 0 {
 		return m
 	}
-	var ia, ib []int // indexes of the shared hashes in a.hashes and b.hashes
+	// The indexes of the shared hashes in a.hashes and b.hashes.
+	ia := make([]int, 0, min(len(a.hashes), len(b.hashes)))
+	ib := make([]int, 0, cap(ia))
 	for i, j := 0, 0; i < len(a.hashes) && j < len(b.hashes); {
 		switch {
 		case a.hashes[i] < b.hashes[j]:
@@ -244,14 +246,19 @@ func shared(a, b *Fingerprint) int {
 // with indexes idx: places that overlap or touch are merged, and the
 // MaxSpans largest ranges are kept.
 func (fp *Fingerprint) spans(idx []int) []Span {
-	var ps []place
+	n := 0
+	for _, i := range idx {
+		n += int(fp.start[i+1] - fp.start[i])
+	}
+	ps := make([]place, 0, n)
 	for _, i := range idx {
 		ps = append(ps, fp.at[fp.start[i]:fp.start[i+1]]...)
 	}
 	slices.SortFunc(ps, func(a, b place) int {
 		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.from, b.from))
 	})
-	var merged []place
+	// Merged in place: a merged range never runs ahead of the places read.
+	merged := ps[:0]
 	for _, p := range ps {
 		if n := len(merged); n > 0 && merged[n-1].file == p.file && p.from <= merged[n-1].to+1 {
 			merged[n-1].to = max(merged[n-1].to, p.to)

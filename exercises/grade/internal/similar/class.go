@@ -6,17 +6,20 @@ import (
 )
 
 // The thresholds Class is meant to be called with, chosen on the course's
-// exercises (see the tests): every renamed, reformatted and reordered copy
-// of a reference solution scores well above Threshold, and independently
-// written solutions of the same exercise well below it.
+// exercises (see the tests): copies of a reference solution, renamed,
+// reformatted, reordered and merged into one file, whole or in part, score
+// above Threshold; solutions written independently, whole or in part,
+// score below it.
 const (
 	// Threshold is the Score at or above which two submissions are
 	// reported.
 	Threshold = 0.55
 	// MinShared is the number of shared hashes below which two submissions
-	// are not reported, whatever their Score: a learner who wrote one short
-	// function shares most of its few hashes with anyone who wrote it the
-	// same obvious way.
+	// are not reported, whatever their Score. It is about what a function
+	// of a dozen lines leaves: shorter ones (a formula, a guard and a
+	// return) come out alike from anyone who follows the exercise's doc
+	// comments, and a learner who wrote only those would otherwise match
+	// everyone who did the same.
 	MinShared = 20
 )
 

@@ -18,8 +18,11 @@
 //     smallest. Two programs that share a run of at least K+W-1 symbols
 //     therefore keep at least one hash in common for it, whatever surrounds
 //     it, and each program keeps only about 2/(W+1) of its hashes.
-//  4. The hashes of the exercise's stub files (the Base, which everyone
-//     starts from) are removed, so only code the learner wrote counts.
+//  4. The k-grams of the exercise's stub files (the Base, which everyone
+//     starts from) are passed over: a window picks one only when it holds
+//     nothing else, and it is then dropped. Only code the learner wrote
+//     counts, and a shared run of code around a piece of stub code is
+//     still found.
 //
 // Two fingerprints are compared by the share of hashes they have in common
 // (Compare), and a class by comparing every pair of learners and every

@@ -127,10 +127,47 @@ func TestGuarantee(t *testing.T) {
 	}
 }
 
+// TestGuaranteeAroundBase: when some k-grams of the shared run are base
+// code, the documents still share a fingerprint, as long as one k-gram of
+// the run is not.
+func TestGuaranteeAroundBase(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	p := defaults
+	run := p.k + p.w - 1
+	for trial := range 1000 {
+		common := randomItems(rng, run, 50)
+		a := slices.Concat(randomItems(rng, rng.IntN(100), 50), common, randomItems(rng, rng.IntN(100), 50))
+		b := slices.Concat(randomItems(rng, rng.IntN(100), 50), common, randomItems(rng, rng.IntN(100), 50))
+		// All but one of the run's W k-grams, at random, are in the base.
+		hs := kgrams(common, p.k)
+		base := map[uint64]bool{}
+		keep := rng.IntN(len(hs))
+		for i, h := range hs {
+			if i != keep && rng.IntN(4) > 0 || i != keep && trial%2 == 0 {
+				base[h] = true
+			}
+		}
+		fa, fb := winnowedWithout(a, p, base), winnowedWithout(b, p, base)
+		if !shareAny(fa, fb) {
+			t.Fatalf("trial %d: documents sharing a run of %d symbols, %d of whose %d k-grams are base code, share no fingerprint",
+				trial, run, len(base), len(hs))
+		}
+	}
+}
+
 func winnowed(items []item, p params) map[uint64]bool {
+	return winnowedWithout(items, p, nil)
+}
+
+// winnowedWithout returns the hashes winnowing selects, base ones skipped.
+func winnowedWithout(items []item, p params, base map[uint64]bool) map[uint64]bool {
 	h := kgrams(items, p.k)
+	skip := make([]bool, len(h))
+	for i := range h {
+		skip[i] = base[h[i]]
+	}
 	out := map[uint64]bool{}
-	for _, i := range winnow(h, p.w, make([]bool, len(h))) {
+	for _, i := range winnow(h, p.w, skip) {
 		out[h[i]] = true
 	}
 	return out

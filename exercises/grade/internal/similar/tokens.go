@@ -43,11 +43,12 @@ func named(s string) symbol {
 // byte for uint8 or rune for int32 changes nothing.
 var aliases = map[string]string{"byte": "uint8", "rune": "int32"}
 
-// source is one file of a document, parsed as far as it parses.
+// source is one file of a document, parsed as far as it parses (see
+// maxParseDepth).
 type source struct {
 	name string
 	src  []byte
-	file *ast.File // nil when not even the package clause parses
+	file *ast.File // nil when not even the package clause parses, or not parsed
 }
 
 // declaredNames returns every name the files declare anywhere: package-level

@@ -44,7 +44,7 @@ func named(s string) symbol {
 var aliases = map[string]string{"byte": "uint8", "rune": "int32"}
 
 // source is one file of a document, parsed as far as it parses (see
-// maxParseDepth).
+// maxParseTokens).
 type source struct {
 	name string
 	src  []byte
@@ -297,12 +297,17 @@ func identifier(ts []raw, i int, imports map[string]string, declared map[string]
 	return symbol(token.IDENT), 1
 }
 
-// maxParseDepth is the deepest nesting of brackets in a file that tokenize
-// parses. Code nests a handful of levels; a file nested thousands deep is
-// built to be expensive, and the parser's recursion would take stack in
-// proportion to its depth, so only its tokens are read (the parse tree
-// serves only to find redeclared names).
-const maxParseDepth = 1000
+// The limits of the files tokenize parses. The parse tree serves only to
+// find redeclared names; a file beyond these limits is built to be
+// expensive, not written to be graded, and only its tokens are read. Code
+// nests brackets a handful of levels deep and a solution's file runs to a
+// few thousand tokens, while the parser's recursion, and the walk of its
+// tree, take stack in proportion to how deeply expressions nest, which a
+// long enough file can make as deep as it is long.
+const (
+	maxParseDepth  = 1000
+	maxParseTokens = 1 << 16
+)
 
 // depth returns how deeply the brackets of ts nest.
 func depth(ts []raw) int {
@@ -327,7 +332,7 @@ func tokenize(files []source) [][]item {
 	imports := make([]map[string]string, len(files))
 	for i, f := range files {
 		bodies[i], imports[i] = header(scan(f.name, f.src))
-		if depth(bodies[i]) <= maxParseDepth {
+		if len(bodies[i]) <= maxParseTokens && depth(bodies[i]) <= maxParseDepth {
 			// A partial tree is fine: it only tells which names are
 			// declared, and the tokens come from the scanner, which reads
 			// everything.

@@ -2,6 +2,7 @@ package bpe
 
 import (
 	"bufio"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -42,11 +43,29 @@ func smolLM2Tokenizer(t testing.TB) *Tokenizer {
 }
 
 // A recorded tokenization: ids with special tokens taken as plain text,
-// ids_special with them recognised.
+// ids_special with them recognised, both with the model's BOS/EOS added as
+// it asks. Text that is not valid UTF-8 is given in hex instead.
 type recorded struct {
-	Text       string `json:"text"`
-	IDs        []int  `json:"ids"`
-	IDsSpecial []int  `json:"ids_special"`
+	Vocab string `json:"vocab"`
+	recordedText
+	IDs        []int `json:"ids"`
+	IDsSpecial []int `json:"ids_special"`
+}
+
+type recordedText struct {
+	Text string `json:"text"`
+	Hex  string `json:"hex"`
+}
+
+func (r recordedText) text(t *testing.T) string {
+	if r.Hex == "" {
+		return r.Text
+	}
+	b, err := hex.DecodeString(r.Hex)
+	if err != nil {
+		t.Fatalf("bad hex %q: %v", r.Hex, err)
+	}
+	return string(b)
 }
 
 func readJSONL[T any](t *testing.T, path string) []T {
@@ -78,11 +97,12 @@ func checkRecorded(t *testing.T, tok *Tokenizer, recs []recorded) {
 		t.Fatal("no recorded tokenizations")
 	}
 	for _, r := range recs {
-		if got := tok.Encode(r.Text, true, false); !slices.Equal(got, r.IDs) {
-			t.Errorf("Encode(%q, parseSpecial=false)\n got %v\nwant %v", r.Text, got, r.IDs)
+		text := r.text(t)
+		if got := tok.Encode(text, true, false); !slices.Equal(got, r.IDs) {
+			t.Errorf("%sEncode(%q, parseSpecial=false)\n got %v\nwant %v", r.Vocab, text, got, r.IDs)
 		}
-		if got := tok.Encode(r.Text, true, true); !slices.Equal(got, r.IDsSpecial) {
-			t.Errorf("Encode(%q, parseSpecial=true)\n got %v\nwant %v", r.Text, got, r.IDsSpecial)
+		if got := tok.Encode(text, true, true); !slices.Equal(got, r.IDsSpecial) {
+			t.Errorf("%sEncode(%q, parseSpecial=true)\n got %v\nwant %v", r.Vocab, text, got, r.IDsSpecial)
 		}
 	}
 }
@@ -107,4 +127,80 @@ func TestSmolLM2MatchesLlamaCpp(t *testing.T) {
 func TestSmolLM2MatchesLlamaCppMore(t *testing.T) {
 	tok := smolLM2Tokenizer(t)
 	checkRecorded(t, tok, readJSONL[recorded](t, filepath.Join("testdata", "llamacpp-smollm2.jsonl")))
+}
+
+// TestOtherVocabulariesMatchLlamaCpp checks tokenizations recorded with
+// llama.cpp for the vocabulary-only GGUF files that llama.cpp keeps in its
+// models/ folder (ggml-vocab-NAME.gguf: Llama 1 and Phi-3 SentencePiece,
+// Llama 3, Qwen 2, GPT-2, StarCoder, MPT, Refact, Command-R). They are not
+// part of this project: set BPE_LLAMACPP_VOCABS to a folder holding them to
+// run this test.
+func TestOtherVocabulariesMatchLlamaCpp(t *testing.T) {
+	dir := os.Getenv("BPE_LLAMACPP_VOCABS")
+	if dir == "" {
+		t.Skip("BPE_LLAMACPP_VOCABS is not set")
+	}
+	byVocab := map[string][]recorded{}
+	var names []string
+	for _, r := range readJSONL[recorded](t, filepath.Join("testdata", "llamacpp-vocabs.jsonl")) {
+		if byVocab[r.Vocab] == nil {
+			names = append(names, r.Vocab)
+		}
+		byVocab[r.Vocab] = append(byVocab[r.Vocab], r)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			spec, err := specFromGGUF(filepath.Join(dir, "ggml-vocab-"+name+".gguf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, err := New(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRecorded(t, tok, byVocab[name])
+		})
+	}
+}
+
+// TestPreTokenizersMatchLlamaCpp checks the words each pre-tokenizer cuts
+// texts into against the words llama.cpp's pre-tokenizer gives (recorded
+// from its unicode_regex_split). No vocabulary is needed.
+func TestPreTokenizersMatchLlamaCpp(t *testing.T) {
+	type split struct {
+		Pre string `json:"pre"`
+		recordedText
+		Words    []string `json:"words"`
+		WordsHex []string `json:"words_hex"`
+	}
+	recs := readJSONL[split](t, filepath.Join("testdata", "llamacpp-split.jsonl"))
+	if len(recs) == 0 {
+		t.Fatal("no recorded splits")
+	}
+	for _, r := range recs {
+		want := r.Words
+		for _, h := range r.WordsHex {
+			want = append(want, recordedText{Hex: h}.text(t))
+		}
+		text := r.text(t)
+		if got := preTokenizeWords(preTokenizers[r.Pre], text); !slices.Equal(got, want) {
+			t.Errorf("%s split %q\n got %q\nwant %q", r.Pre, text, got, want)
+		}
+	}
+}
+
+// preTokenizeWords returns the words p cuts text into, as bytes.
+func preTokenizeWords(p preTokenizer, text string) []string {
+	cpts := decodeText(text, nil)
+	var words []string
+	start := 0
+	for _, n := range p.split(cpts) {
+		var w []byte
+		for _, r := range cpts[start : start+n] {
+			w = appendRune(w, r)
+		}
+		words = append(words, string(w))
+		start += n
+	}
+	return words
 }

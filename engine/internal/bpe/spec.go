@@ -180,6 +180,7 @@ func New(s Spec) (*Tokenizer, error) {
 	if s.AddEOS && s.EOS == None {
 		return nil, fmt.Errorf("EOS is to be added but the vocabulary has no EOS token")
 	}
+	t.markEndOfGeneration()
 	if err := t.buildPieces(); err != nil {
 		return nil, err
 	}

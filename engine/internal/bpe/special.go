@@ -17,18 +17,12 @@ import (
 // for text a user typed. User-defined tokens are always cut out: they are
 // ordinary text that the vocabulary keeps whole.
 
-// buildSpecials lists the tokens to cut out, longest first (ties by id),
-// and the end-of-generation tokens.
-func (t *Tokenizer) buildSpecials() {
-	for id, typ := range t.types {
-		if (typ == Control || typ == UserDefined || typ == Unknown) && t.tokens[id] != "" {
-			t.specials = append(t.specials, int32(id))
-		}
-	}
-	sort.SliceStable(t.specials, func(i, j int) bool {
-		return len(t.tokens[t.specials[i]]) > len(t.tokens[t.specials[j]])
-	})
-
+// markEndOfGeneration finds the tokens that end a model's turn: EOS, EOT,
+// EOM, and the tokens whose text says so. GGUF files name at most the first
+// three, so llama.cpp recognises the others by their text, and makes them
+// control tokens if the file did not (some files type "</s>" or
+// "<|im_end|>" as ordinary text); so does this.
+func (t *Tokenizer) markEndOfGeneration() {
 	t.eog = make(map[int]bool)
 	for _, id := range []int{t.eos, t.eot, t.eom} {
 		if id != None {
@@ -38,17 +32,31 @@ func (t *Tokenizer) buildSpecials() {
 	for _, text := range endOfGenerationTexts {
 		if id, ok := t.ids[text]; ok {
 			t.eog[int(id)] = true
+			t.types[id] = Control
 		}
 	}
 }
 
-// endOfGenerationTexts are the tokens that end a model's turn in the
-// common chat formats. GGUF files name at most EOS, EOT and EOM, so
-// llama.cpp recognises the others by their text; this is the main part of
-// its list.
+// endOfGenerationTexts are the texts of the tokens that end a turn in the
+// chat formats llama.cpp knows (its list, less a few exceptions it makes
+// for single models).
 var endOfGenerationTexts = []string{
-	"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
-	"<|eom_id|>", "<EOT>", "<|end_of_text|>",
+	"<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>",
+	"<end_of_turn>", "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]",
+	"<|end_of_text|>", "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>",
+	"<｜end▁of▁sentence｜>", "[e~[",
+}
+
+// buildSpecials lists the tokens to cut out, longest first (ties by id).
+func (t *Tokenizer) buildSpecials() {
+	for id, typ := range t.types {
+		if (typ == Control || typ == UserDefined || typ == Unknown) && t.tokens[id] != "" {
+			t.specials = append(t.specials, int32(id))
+		}
+	}
+	sort.SliceStable(t.specials, func(i, j int) bool {
+		return len(t.tokens[t.specials[i]]) > len(t.tokens[t.specials[j]])
+	})
 }
 
 // IsEndOfGeneration reports whether generating id ends the model's turn:

@@ -50,8 +50,10 @@ func (t *Tokenizer) Piece(id int) []byte {
 
 // Decode returns the text of a sequence of tokens: their pieces joined
 // (ids out of range give nothing). For byte-level BPE this is exactly the
-// text that Encode was given, if it was valid UTF-8 and special tokens were
-// not parsed. A SentencePiece model that adds a space prefix loses it
+// text that Encode was given, if it was valid UTF-8 and the vocabulary has
+// a token for each of its bytes. (Most do; SmolLM2's lacks six control
+// characters, such as U+0016, which Encode drops, as llama.cpp does.) A
+// SentencePiece model that adds a space prefix loses it
 // again: one space at the start of the first token is dropped, as llama.cpp
 // does.
 func (t *Tokenizer) Decode(ids []int) string {

@@ -1,7 +1,6 @@
 package bpe
 
 import (
-	"container/heap"
 	"fmt"
 	"strings"
 )
@@ -77,53 +76,53 @@ type candidate struct {
 	ids         pair // the symbols' tokens when queued
 }
 
-// queue orders candidates by rank, then from left to right.
-type queue []candidate
-
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
-	if q[i].rank != q[j].rank {
-		return q[i].rank < q[j].rank
+// before orders candidates by rank, then from left to right.
+func before(a, b candidate) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
 	}
-	return q[i].left < q[j].left
+	return a.left < b.left
 }
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(candidate)) }
-func (q *queue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
+
+// merger holds the buffers of one Encode call, reused from word to word.
+type merger struct {
+	syms  []symbol
+	queue []candidate
 }
 
 // mergeWord appends the tokens of one word, given as raw bytes.
-func (t *Tokenizer) mergeWord(word []byte, out []int) []int {
+func (t *Tokenizer) mergeWord(m *merger, word []byte, out []int) []int {
+	if len(word) == 0 {
+		return out
+	}
 	if t.pre.ignoreMerges {
 		if id, ok := t.ids[byteLevel(word)]; ok {
 			return append(out, int(id))
 		}
 	}
-	syms := make([]symbol, len(word))
+	syms := m.syms[:0]
 	for i, b := range word {
-		syms[i] = symbol{id: t.byteToken[b], prev: i - 1, next: i + 1}
+		syms = append(syms, symbol{id: t.byteToken[b], prev: i - 1, next: i + 1})
 	}
 	syms[len(syms)-1].next = -1
+	m.syms = syms
 
-	var q queue
+	q := m.queue[:0]
 	consider := func(left, right int) {
 		if left < 0 || right < 0 {
 			return
 		}
 		p := pair{syms[left].id, syms[right].id}
-		if m, ok := t.merges[p]; ok {
-			heap.Push(&q, candidate{merge: m, left: left, right: right, ids: p})
+		if mg, ok := t.merges[p]; ok {
+			q = heapPush(q, candidate{merge: mg, left: left, right: right, ids: p}, before)
 		}
 	}
 	for i := 1; i < len(syms); i++ {
 		consider(i-1, i)
 	}
-	for q.Len() > 0 {
-		c := heap.Pop(&q).(candidate)
+	for len(q) > 0 {
+		var c candidate
+		c, q = heapPop(q, before)
 		l, r := &syms[c.left], &syms[c.right]
 		if l.gone || r.gone || l.id != c.ids.left || r.id != c.ids.right {
 			continue
@@ -137,16 +136,18 @@ func (t *Tokenizer) mergeWord(word []byte, out []int) []int {
 		consider(l.prev, c.left)
 		consider(c.left, l.next)
 	}
+	m.queue = q
 
 	for i := 0; i >= 0; i = syms[i].next {
 		if id := syms[i].id; id != None {
 			out = append(out, int(id))
 			continue
 		}
-		// A byte whose character is not in the vocabulary (never the case
-		// in a complete byte-level vocabulary): llama.cpp then looks up
-		// each byte of the character's UTF-8 as a token of its own, and
-		// drops those that are not.
+		// A byte whose character is not in the vocabulary (SmolLM2's lacks
+		// a few control characters, and bytes that UTF-8 never uses):
+		// llama.cpp then looks up each byte of the character's UTF-8 as a
+		// token of its own, and drops those that are not, so the byte is
+		// lost.
 		for _, b := range []byte(string(byteChar[word[i]])) {
 			if id, ok := t.ids[string([]byte{b})]; ok {
 				out = append(out, int(id))
@@ -161,6 +162,7 @@ func (t *Tokenizer) mergeWord(word []byte, out []int) []int {
 func (t *Tokenizer) encodeBPE(text string, out []int) []int {
 	cpts := decodeText(text, nil)
 	var word []byte
+	var m merger
 	start := 0
 	for _, n := range t.pre.split(cpts) {
 		word = word[:0]
@@ -168,7 +170,7 @@ func (t *Tokenizer) encodeBPE(text string, out []int) []int {
 			word = appendRune(word, r)
 		}
 		start += n
-		out = t.mergeWord(word, out)
+		out = t.mergeWord(&m, word, out)
 	}
 	return out
 }

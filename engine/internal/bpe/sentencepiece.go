@@ -1,7 +1,6 @@
 package bpe
 
 import (
-	"container/heap"
 	"fmt"
 	"strings"
 )
@@ -41,23 +40,12 @@ type scoredPair struct {
 	n           int // the merged length
 }
 
-// scoreQueue orders pairs by score, highest first, then from left to right.
-type scoreQueue []scoredPair
-
-func (q scoreQueue) Len() int { return len(q) }
-func (q scoreQueue) Less(i, j int) bool {
-	if q[i].score != q[j].score {
-		return q[i].score > q[j].score
+// higher orders pairs by score, highest first, then from left to right.
+func higher(a, b scoredPair) bool {
+	if a.score != b.score {
+		return a.score > b.score
 	}
-	return q[i].left < q[j].left
-}
-func (q scoreQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *scoreQueue) Push(x any)   { *q = append(*q, x.(scoredPair)) }
-func (q *scoreQueue) Pop() any {
-	old := *q
-	p := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return p
+	return a.left < b.left
 }
 
 // encodeSPM appends the SentencePiece tokens of text (with no special
@@ -76,21 +64,22 @@ func (t *Tokenizer) encodeSPM(text string, out []int) []int {
 	}
 	pieces[len(pieces)-1].next = -1
 
-	var q scoreQueue
+	var q []scoredPair
 	consider := func(left, right int) {
 		if left < 0 || right < 0 {
 			return
 		}
 		l, r := pieces[left], pieces[right]
 		if id, ok := t.ids[text[l.start:l.start+l.n+r.n]]; ok {
-			heap.Push(&q, scoredPair{score: t.scores[id], left: left, right: right, n: l.n + r.n})
+			q = heapPush(q, scoredPair{score: t.scores[id], left: left, right: right, n: l.n + r.n}, higher)
 		}
 	}
 	for i := 1; i < len(pieces); i++ {
 		consider(i-1, i)
 	}
-	for q.Len() > 0 {
-		p := heap.Pop(&q).(scoredPair)
+	for len(q) > 0 {
+		var p scoredPair
+		p, q = heapPop(q, higher)
 		l, r := &pieces[p.left], &pieces[p.right]
 		if l.n == 0 || r.n == 0 || l.n+r.n != p.n {
 			continue

@@ -12,7 +12,8 @@
 //   - special.go: control tokens such as "<|im_start|>" are cut out of the
 //     text first, when the caller asks for them to be recognised;
 //   - pretokenize.go: byte-level BPE splits the rest into words (letters,
-//     digits, punctuation, whitespace) with rules that depend on the model;
+//     digits, punctuation, whitespace) with rules that depend on the model
+//     (chars.go says which characters are letters, digits and spaces);
 //   - merges.go: each word, as bytes, is merged pair by pair in the order
 //     of the merge list (bytemap.go gives each byte the character that
 //     stands for it in the vocabulary);
@@ -21,4 +22,9 @@
 //
 // Decoding maps each token back to the bytes it stands for (see
 // Tokenizer.Piece).
+//
+// The reference throughout is llama.cpp: the tests compare this package's
+// output with llama.cpp's for SmolLM2's vocabulary and others, including
+// its handling of corner cases (unusual whitespace, invalid UTF-8, tokens
+// missing from a vocabulary).
 package bpe

@@ -26,7 +26,8 @@ type preTokenizer struct {
 }
 
 // The pre-tokenizer rule sets, by the names llama.cpp gives them in
-// tokenizer.ggml.pre. Names listed together share a rule set in llama.cpp.
+// tokenizer.ggml.pre. Names listed together share a rule set in llama.cpp
+// ("gpt2" is taken as well as its "gpt-2").
 var preTokenizers = map[string]preTokenizer{}
 
 func init() {
@@ -37,8 +38,8 @@ func init() {
 	}
 	register(preTokenizer{rules: []rule{gpt2Words}},
 		"gpt-2", "gpt2", "phi-2", "mpt", "olmo")
-	// SmolLM, StarCoder and others: every digit is a word of its own, then
-	// GPT-2's rule.
+	// SmolLM, StarCoder and others: every digit (any \p{N} character) is a
+	// word of its own, then GPT-2's rule.
 	register(preTokenizer{rules: []rule{isolate(number, 1), gpt2Words}},
 		"smollm", "starcoder", "refact", "command-r", "codeshell", "exaone", "minerva-7b")
 	register(preTokenizer{rules: []rule{llama3Words(3)}, ignoreMerges: true},

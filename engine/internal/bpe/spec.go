@@ -2,6 +2,7 @@ package bpe
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,9 +67,9 @@ type Spec struct {
 // Defaults returns the Spec that llama.cpp assumes for a model and
 // pre-tokenizer when a GGUF file leaves keys out; fill in what the file
 // gives over it. For "llama": BOS 1, EOS 2, UNK 0, BOS added and a space
-// prefix. For "gpt2": no special tokens (llama.cpp assumes id 11 for BOS
-// and EOS, a leftover from one model, which is left out here), with BOS
-// added for the Llama 3 pre-tokenizers.
+// prefix. For "gpt2": no special tokens (llama.cpp falls back to id 11 for
+// both BOS and EOS, which fits few vocabularies; here they are None), and
+// BOS added for the Llama 3 pre-tokenizers.
 func Defaults(model, pre string) Spec {
 	s := Spec{Model: model, Pre: pre, BOS: None, EOS: None, UNK: None, PAD: None, EOT: None, EOM: None}
 	switch model {
@@ -113,7 +114,7 @@ type Tokenizer struct {
 // vocabulary, and special ids out of range.
 func New(s Spec) (*Tokenizer, error) {
 	t := &Tokenizer{
-		tokens: s.Tokens,
+		tokens: slices.Clone(s.Tokens), // the caller may reuse its slices
 		bos:    s.BOS, eos: s.EOS, unk: s.UNK, pad: s.PAD, eot: s.EOT, eom: s.EOM,
 		addBOS: s.AddBOS, addEOS: s.AddEOS,
 	}
@@ -143,13 +144,13 @@ func New(s Spec) (*Tokenizer, error) {
 	if s.Scores != nil && len(s.Scores) != n {
 		return nil, fmt.Errorf("%d token scores for %d tokens", len(s.Scores), n)
 	}
-	t.scores = s.Scores
+	t.scores = slices.Clone(s.Scores)
 	if t.scores == nil {
 		t.scores = make([]float32, n)
 	}
 	t.types = make([]TokenType, n)
 	t.ids = make(map[string]int32, n)
-	for id, text := range s.Tokens {
+	for id, text := range t.tokens {
 		t.types[id] = Normal
 		if s.Types != nil {
 			typ := TokenType(s.Types[id])

@@ -204,3 +204,25 @@ func preTokenizeWords(p preTokenizer, text string) []string {
 	}
 	return words
 }
+
+// TestConcurrentEncode encodes the recorded texts from several goroutines
+// at once (run it with -race).
+func TestConcurrentEncode(t *testing.T) {
+	tok := smolLM2Tokenizer(t)
+	recs := readJSONL[recorded](t, filepath.Join("testdata", "llamacpp-smollm2.jsonl"))
+	texts := make([]string, len(recs))
+	for i, r := range recs {
+		texts[i] = r.text(t)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, r := range recs {
+				if got := tok.Encode(texts[i], true, true); !slices.Equal(got, r.IDsSpecial) {
+					t.Errorf("Encode(%q) = %v, want %v", texts[i], got, r.IDsSpecial)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -16,7 +16,7 @@ type TokenType int32
 
 // The token types of GGUF.
 const (
-	Undefined   TokenType = 0
+	Undefined   TokenType = 0 // no type given: stands for nothing
 	Normal      TokenType = 1 // ordinary text
 	Unknown     TokenType = 2 // stands for text the vocabulary cannot spell (SentencePiece's <unk>)
 	Control     TokenType = 3 // marks structure, not text: <|im_start|>, <s>, </s>

@@ -1,0 +1,69 @@
+package bpe
+
+// Encode returns the token ids of text.
+//
+// With addSpecial, BOS is put in front and EOS at the end if the Spec says
+// to (AddBOS, AddEOS). With parseSpecial, control tokens written in the
+// text, such as "<|im_start|>", are recognised as those tokens, as a chat
+// template needs; without it they are tokenized as the plain text they are,
+// as user input should be.
+//
+// Text that is not valid UTF-8 is not refused. Byte-level BPE reads each
+// byte that does not start a valid sequence as U+FFFD (as llama.cpp does),
+// so such text does not decode back to the same bytes. SentencePiece keeps
+// every byte, with its byte tokens.
+func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) []int {
+	var out []int
+	if addSpecial && t.addBOS {
+		out = append(out, t.bos)
+	}
+	afterSpecial := true // SentencePiece puts its space prefix at the start and after each special token
+	for _, f := range t.partition(text, parseSpecial) {
+		switch {
+		case f.id != None:
+			out = append(out, f.id)
+			afterSpecial = true
+		case t.spm:
+			out = t.encodeSPM(t.spmText(f.text, afterSpecial), out)
+			afterSpecial = false
+		default:
+			out = t.encodeBPE(f.text, out)
+		}
+	}
+	if addSpecial && t.addEOS {
+		out = append(out, t.eos)
+	}
+	return out
+}
+
+// Piece returns the bytes that token id stands for, or nil if id is out of
+// range. The bytes may be part of a UTF-8 sequence only: byte-level tokens
+// often split a character. Control, unknown and user-defined tokens give
+// their text ("<|im_end|>"); unused tokens give nothing. The slice must not
+// be modified.
+func (t *Tokenizer) Piece(id int) []byte {
+	if id < 0 || id >= len(t.pieces) {
+		return nil
+	}
+	return t.pieces[id]
+}
+
+// Decode returns the text of a sequence of tokens: their pieces joined
+// (ids out of range give nothing). For byte-level BPE this is exactly the
+// text that Encode was given, if it was valid UTF-8 and the vocabulary has
+// a token for each of its bytes. (Most do; SmolLM2's lacks six control
+// characters, such as U+0016, which Encode drops, as llama.cpp does.) A
+// SentencePiece model that adds a space prefix loses it
+// again: one space at the start of the first token is dropped, as llama.cpp
+// does.
+func (t *Tokenizer) Decode(ids []int) string {
+	var out []byte
+	for i, id := range ids {
+		p := t.Piece(id)
+		if i == 0 && t.spacePrefix && len(p) > 0 && p[0] == ' ' {
+			p = p[1:]
+		}
+		out = append(out, p...)
+	}
+	return string(out)
+}

@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"github.com/tokenbytoken/course/exercises/grade/internal/similar"
 )
 
 // reportFiles are the files written for every graded submission: the
@@ -51,7 +54,9 @@ func writeReportFile(path string, rep *Report, write func(io.Writer, *Report) er
 
 // gradeClass grades every folder in dir as one learner's submission, writes
 // each learner's reports to out/<learner>/ and a class summary, out/class.csv:
-// a row per learner, a column of points per exercise, then the total. A
+// a row per learner, a column of points per exercise, the total, and the
+// learners and reference solutions whose code theirs matches. Every match
+// is listed in out/similarity.csv, and in the learner's reports. A
 // submission that cannot be graded at all gets a row saying why.
 func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Writer) error {
 	entries, err := os.ReadDir(dir)
@@ -65,60 +70,161 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 	if err != nil {
 		return err
 	}
-	var rows [][]string
-	header := []string{"learner"}
-	for _, ex := range track {
-		header = append(header, ex.Name)
+	type learner struct {
+		name string
+		rep  *Report
+		err  error
 	}
-	header = append(header, "score", "max_score", "note")
-	rows = append(rows, header)
-	learners := 0
+	var learners []learner
 	for _, e := range entries {
 		if !e.IsDir() || e.Name()[0] == '.' {
 			continue // files, symbolic links and hidden folders are not submissions
 		}
-		learners++
 		c := cfg
 		c.Submission = filepath.Join(dir, e.Name())
 		rep, err := Grade(ctx, c)
-		row := []string{e.Name()}
+		if err != nil && ctx.Err() != nil {
+			return err
+		}
+		learners = append(learners, learner{e.Name(), rep, err})
 		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
+			fmt.Fprintf(progress, "%s: not graded: %v\n", e.Name(), err)
+		} else {
+			all := rep.All()
+			fmt.Fprintf(progress, "%s: %d/%d\n", e.Name(), all.Score, all.MaxScore)
+		}
+	}
+	if len(learners) == 0 {
+		return fmt.Errorf("submissions: %s has no submission folders", dir)
+	}
+
+	names := make([]string, len(learners))
+	for i, l := range learners {
+		names[i] = l.name
+	}
+	pairs := copies(cfg.Root, dir, names, track)
+	matches := map[string][]string{} // learner → what their code matches
+	for _, p := range pairs {
+		what := fmt.Sprintf("%s: %s %.2f", p.Exercise, p.B, p.Match.Score)
+		matches[p.A] = append(matches[p.A], what)
+		if p.B != similar.Reference {
+			matches[p.B] = append(matches[p.B], fmt.Sprintf("%s: %s %.2f", p.Exercise, p.A, p.Match.Score))
+		}
+	}
+
+	var rows [][]string
+	if note := cfg.noSandboxNote(); note != "" {
+		rows = append(rows, []string{note})
+	}
+	header := []string{"learner"}
+	for _, ex := range track {
+		header = append(header, ex.Name)
+	}
+	header = append(header, "score", "max_score", "matches", "note")
+	rows = append(rows, header)
+	for _, l := range learners {
+		row := []string{l.name}
+		if l.err != nil {
 			for range track {
 				row = append(row, "")
 			}
-			rows = append(rows, append(row, "0", "", err.Error()))
-			fmt.Fprintf(progress, "%s: not graded: %v\n", e.Name(), err)
+			rows = append(rows, append(row, "0", "", strings.Join(matches[l.name], "; "), l.err.Error()))
 			continue
 		}
-		for _, er := range rep.Exercises {
+		for _, er := range l.rep.Exercises {
 			earned, _ := er.points()
 			row = append(row, strconv.Itoa(earned))
 		}
-		all := rep.All()
-		rows = append(rows, append(row, strconv.Itoa(all.Score), strconv.Itoa(all.MaxScore), ""))
-		learnerOut := filepath.Join(out, e.Name())
+		all := l.rep.All()
+		rows = append(rows, append(row, strconv.Itoa(all.Score), strconv.Itoa(all.MaxScore), strings.Join(matches[l.name], "; "), ""))
+		for _, p := range pairs {
+			if p.A == l.name || p.B == l.name {
+				other, mine, theirs := p.B, p.Match.A, p.Match.B
+				if p.B == l.name {
+					other, mine, theirs = p.A, p.Match.B, p.Match.A
+				}
+				if other == similar.Reference {
+					other = "the reference solution"
+				}
+				l.rep.Notes = append(l.rep.Notes, fmt.Sprintf("%s: the code matches %s's (score %.2f, %d shared fingerprints: %s against %s); names and formatting aside, it is the same code",
+					p.Exercise, other, p.Match.Score, p.Match.Shared, spans(mine), spans(theirs)))
+			}
+		}
+		learnerOut := filepath.Join(out, l.name)
 		if err := os.MkdirAll(learnerOut, 0o755); err != nil {
 			return err
 		}
 		for _, f := range reportFiles {
-			if err := writeReportFile(filepath.Join(learnerOut, f.name), rep, f.write); err != nil {
+			if err := writeReportFile(filepath.Join(learnerOut, f.name), l.rep, f.write); err != nil {
 				return err
 			}
 		}
-		fmt.Fprintf(progress, "%s: %d/%d\n", e.Name(), all.Score, all.MaxScore)
 	}
-	if learners == 0 {
-		return fmt.Errorf("submissions: %s has no submission folders", dir)
+	if err := writeCSV(filepath.Join(out, "class.csv"), rows); err != nil {
+		return err
 	}
+	sim := [][]string{{"exercise", "learner", "matches", "score", "shared", "lines", "their_lines"}}
+	for _, p := range pairs {
+		sim = append(sim, []string{p.Exercise, p.A, p.B, fmt.Sprintf("%.2f", p.Match.Score), strconv.Itoa(p.Match.Shared), spans(p.Match.A), spans(p.Match.B)})
+	}
+	if err := writeCSV(filepath.Join(out, "similarity.csv"), sim); err != nil {
+		return err
+	}
+	if len(pairs) > 0 {
+		fmt.Fprintf(progress, "%d matching pairs of code: see %s\n", len(pairs), filepath.Join(out, "similarity.csv"))
+	}
+	return nil
+}
+
+// copies compares the learners' code for every exercise with each other's
+// and with the reference solution in solutions/, leaving out the stubs
+// everyone starts from, and returns the pairs that match.
+func copies(root, dir string, learners []string, track []*Exercise) []similar.Pair {
+	var pairs []similar.Pair
+	for _, ex := range track {
+		stubs := map[string][]byte{}
+		for _, name := range ex.Stubs {
+			if data, err := readRegular(filepath.Join(ex.Dir, name), maxFileBytes); err == nil {
+				stubs[name] = data
+			}
+		}
+		base := similar.NewBase(stubs)
+		var reference *similar.Fingerprint
+		if sol := readWork(filepath.Join(root, "solutions"), ex); sol.Missing == "" {
+			reference = similar.Of(sol.Files, base)
+		}
+		prints := map[string]*similar.Fingerprint{}
+		for _, name := range learners {
+			subs, err := submissionExercises(filepath.Join(dir, name))
+			if err != nil {
+				continue
+			}
+			if w := readWork(subs, ex); w.Missing == "" {
+				prints[name] = similar.Of(w.Files, base)
+			}
+		}
+		pairs = append(pairs, similar.Class(ex.Name, prints, reference, similar.Threshold, similar.MinShared)...)
+	}
+	return pairs
+}
+
+// spans lists line ranges for a report: "softmax.go:3-40, quiz.go:1-9".
+func spans(ss []similar.Span) string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.String()
+	}
+	return strings.Join(out, ", ")
+}
+
+// writeCSV writes rows as a CSV file, whole (see writeReportFile).
+func writeCSV(path string, rows [][]string) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	if err := w.WriteAll(rows); err != nil {
 		return err
 	}
-	return writeReportFile(filepath.Join(out, "class.csv"), nil, func(wr io.Writer, _ *Report) error {
+	return writeReportFile(path, nil, func(wr io.Writer, _ *Report) error {
 		_, err := wr.Write(b.Bytes())
 		return err
 	})

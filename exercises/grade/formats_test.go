@@ -206,10 +206,10 @@ func TestClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		{"learner", "01-demo", "02-other", "score", "max_score", "note"},
-		{"ada", "6", "1", "7", "7", ""},
-		{"brian", "0", "1", "1", "7", ""},
-		{"carol", "6", "0", "6", "7", ""},
+		{"learner", "01-demo", "02-other", "score", "max_score", "matches", "note"},
+		{"ada", "6", "1", "7", "7", "", ""},
+		{"brian", "0", "1", "1", "7", "", ""},
+		{"carol", "6", "0", "6", "7", "", ""},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("class.csv has %d rows: %v; want %v", len(rows), rows, want)
@@ -218,6 +218,9 @@ func TestClass(t *testing.T) {
 		if strings.Join(rows[i], ",") != strings.Join(want[i], ",") {
 			t.Errorf("class.csv row %d = %v; want %v", i, rows[i], want[i])
 		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "similarity.csv")); err != nil {
+		t.Errorf("similarity.csv: %v", err)
 	}
 	for _, f := range []string{"report.txt", "report.json", "junit.xml", "summary.md", "classroom.json", "events.json"} {
 		if _, err := os.Stat(filepath.Join(out, "carol", f)); err != nil {

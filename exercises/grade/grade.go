@@ -23,6 +23,7 @@ type Config struct {
 	// only when the instructor asked for no sandbox (NoSandbox).
 	Sandbox   *Sandbox
 	NoSandbox bool
+	ownCode   bool // no sandbox could be made, and the checkout grades its own code
 	// Cache is the grader's own build cache, kept apart from the user's
 	// and trimmed to cacheLimit after each grading.
 	Cache string
@@ -47,7 +48,7 @@ type Report struct {
 	Submission    string
 	Hidden        bool // hidden tests were run
 	HiddenDetails bool // what hidden tests printed is shown
-	NoSandbox     bool // learner code ran without a sandbox
+	NoSandbox     string // why learner code ran without a sandbox, or ""
 	Exercises     []*ExerciseReport
 	Notes         []string // about the submission as a whole
 }
@@ -109,7 +110,7 @@ func Grade(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep := &Report{Submission: cfg.Submission, Hidden: cfg.Hidden != "", HiddenDetails: cfg.HiddenDetails,
-		NoSandbox: cfg.Sandbox == nil, Exercises: make([]*ExerciseReport, len(track))}
+		NoSandbox: cfg.noSandboxNote(), Exercises: make([]*ExerciseReport, len(track))}
 	total, tooBig := 0, false
 	works := make([]Work, len(track))
 	for i, ex := range track {
@@ -292,4 +293,16 @@ func (er *ExerciseReport) firstFailure() (Result, bool) {
 		}
 	}
 	return Result{}, false
+}
+
+// noSandboxNote is what every report says first when learner code ran
+// without a sandbox, or "".
+func (cfg Config) noSandboxNote() string {
+	switch {
+	case cfg.Sandbox != nil:
+		return ""
+	case cfg.ownCode:
+		return "note: graded without a sandbox (bubblewrap is not available here): fine for your own code in your own checkout; an instructor grades submissions in one"
+	}
+	return sandboxNote
 }

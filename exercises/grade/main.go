@@ -82,7 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := configure(*submission, *hidden, *jobs, *timeout, *memory, fs.Args())
 	if err == nil {
-		err = configureSandbox(&cfg, *noSandbox, *race, *cache, *budget, *hiddenDetails)
+		self := *submission == "" && *submissions == ""
+		err = configureSandbox(&cfg, *noSandbox, self, *race, *cache, *budget, *hiddenDetails)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "grade:", err)
@@ -95,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if cfg.NoSandbox {
-		fmt.Fprintln(stderr, "grade:", sandboxNote)
+		fmt.Fprintln(stderr, "grade:", cfg.noSandboxNote())
 	}
 	if *submissions != "" {
 		if *submission != "" {
@@ -182,8 +183,12 @@ func configure(submission, hidden string, jobs int, timeout time.Duration, memor
 }
 
 // configureSandbox finds the sandbox (or notes its explicit absence) and
-// sets the grading's other safeguards.
-func configureSandbox(cfg *Config, noSandbox, race bool, cache string, budget time.Duration, hiddenDetails bool) error {
+// sets the grading's other safeguards. Code from elsewhere (-submission,
+// -submissions) is graded only in a sandbox or with an explicit
+// -no-sandbox; a learner grading their own checkout (self) runs their own
+// code, as go test would, so where no sandbox can be made they are graded
+// without one, and told.
+func configureSandbox(cfg *Config, noSandbox, self, race bool, cache string, budget time.Duration, hiddenDetails bool) error {
 	if budget <= 0 || budget > 24*time.Hour {
 		return usageError{fmt.Sprintf("-budget %s: want a time above 0 and at most 24h", budget)}
 	}
@@ -200,6 +205,10 @@ func configureSandbox(cfg *Config, noSandbox, race bool, cache string, budget ti
 		return nil
 	}
 	sb, err := NewSandbox()
+	if err != nil && self {
+		cfg.NoSandbox, cfg.ownCode = true, true
+		return nil
+	}
 	if err != nil {
 		return err
 	}

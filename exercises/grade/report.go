@@ -128,8 +128,8 @@ func displayName(r Result) string {
 
 // warning is what every report says first, or "".
 func warning(rep *Report) string {
-	if rep != nil && rep.NoSandbox {
-		return sandboxNote
+	if rep == nil {
+		return ""
 	}
-	return ""
+	return rep.NoSandbox
 }

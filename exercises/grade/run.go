@@ -96,7 +96,7 @@ func runTest(ctx context.Context, sb *Sandbox, binary, dir string, t Test, lim L
 		binds: []bind{{from: binary, to: runBinary}, {from: dir, to: runDir, write: true}},
 		dir:   runDir,
 		env: []string{"PATH=/usr/bin:/bin", "HOME=" + runDir, "TMPDIR=" + runDir,
-			"GOTRACEBACK=single", "GODEBUG=panicnil=0"},
+			"GOTRACEBACK=single", "GODEBUG=panicnil=0", "GORACE=atexit_sleep_ms=0"},
 		lim: limits{
 			data: lim.Memory, cpu: int64(lim.Timeout/time.Second) + 2,
 			fsize: 16 << 20, nofile: 64,
@@ -106,7 +106,7 @@ func runTest(ctx context.Context, sb *Sandbox, binary, dir string, t Test, lim L
 	switch {
 	case sb == nil:
 		j.binds, j.dir, bin = nil, dir, binary
-		j.env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single", "GODEBUG=panicnil=0"}
+		j.env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir, "GOTRACEBACK=single", "GODEBUG=panicnil=0", "GORACE=atexit_sleep_ms=0"}
 	case sb.asUser != nil:
 		j.user = sb.asUser
 		j.lim.nproc = 512 // counted over every process of that user

@@ -220,3 +220,64 @@ func committedStub(root string, ex *Exercise, stub string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// TestClassCopiesAreListed: in a class, code copied from the reference
+// solution or from another learner is listed, renamed and reformatted or
+// not; the untouched stubs match nothing.
+func TestClassCopiesAreListed(t *testing.T) {
+	root, track := courseTrack(t)
+	var ex *Exercise
+	for _, e := range track {
+		if e.Name == "04-sampling" {
+			ex = e
+		}
+	}
+	if ex == nil {
+		t.Fatal("no 04-sampling exercise")
+	}
+	class := t.TempDir()
+	copyExercise := func(learner, from string, edit func(string) string) {
+		entries, err := os.ReadDir(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(from, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, class, filepath.Join(learner, "exercises", ex.Name, e.Name()), edit(string(data)))
+		}
+	}
+	same := func(s string) string { return s }
+	// Local names changed, comments dropped, lines joined with semicolons.
+	disguise := func(s string) string {
+		var out []string
+		for _, line := range strings.Split(s, "\n") {
+			if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "//") {
+				continue
+			}
+			out = append(out, line)
+		}
+		return strings.NewReplacer("probs", "p", "total", "acc", "sum", "s2", "keep", "kept").Replace(strings.Join(out, "\n"))
+	}
+	copyExercise("copier", filepath.Join(root, "solutions", ex.Name), disguise)
+	copyExercise("friend", filepath.Join(class, "copier", "exercises", ex.Name), same)
+	copyExercise("starter", ex.Dir, same)
+	pairs := copies(root, class, []string{"copier", "friend", "starter"}, []*Exercise{ex})
+	found := map[string]bool{}
+	for _, p := range pairs {
+		found[p.A+"~"+p.B] = true
+		if p.A == "starter" || p.B == "starter" {
+			t.Errorf("the untouched stubs match %s (%.2f)", p.B, p.Match.Score)
+		}
+	}
+	for _, want := range []string{"copier~solution", "friend~solution", "copier~friend"} {
+		if !found[want] {
+			t.Errorf("no match %s; matches: %v", want, pairs)
+		}
+	}
+}

@@ -46,8 +46,8 @@ type Config struct {
 // Report is the outcome of grading one submission.
 type Report struct {
 	Submission    string
-	Hidden        bool // hidden tests were run
-	HiddenDetails bool // what hidden tests printed is shown
+	Hidden        bool   // hidden tests were run
+	HiddenDetails bool   // what hidden tests printed is shown
 	NoSandbox     string // why learner code ran without a sandbox, or ""
 	Exercises     []*ExerciseReport
 	Notes         []string // about the submission as a whole

@@ -1,0 +1,126 @@
+package quant
+
+import (
+	"math"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
+)
+
+// F32, F16 and BF16 matrices. Their inputs are used as they are
+// (kindFloat): there is nothing to gain from quantizing an input for
+// weights of 16 or 32 bits.
+
+// f32Matrix is an F32 matrix; its products are engine/internal/kernel's.
+type f32Matrix struct {
+	rows, cols int
+	w          []float32
+}
+
+func newF32(rows, cols int, data []byte) *f32Matrix {
+	w := make([]float32, rows*cols)
+	dequantizeF32(w, data)
+	return &f32Matrix{rows: rows, cols: cols, w: w}
+}
+
+func (m *f32Matrix) row(i int, dst []float32) { copy(dst, m.w[i*m.cols:(i+1)*m.cols]) }
+
+func (m *f32Matrix) bytes() int64 { return 4 * int64(len(m.w)) }
+
+func (m *f32Matrix) kind() vecKind { return kindFloat }
+
+// kernel.Gemv and kernel.MulT sum the rows below the last multiple of 4
+// in fours, with the kernels, and the rows after it one by one, so the
+// bits of a row depend on how its range is cut. fours cuts [r0, r1) into
+// pieces that are whole fours below that multiple, or rows above it
+// (whole), and fours cut by r0 or r1 (part: the four from f, of which
+// rows lo to hi are wanted), which the caller computes whole and copies
+// from. Each row is then computed the same way whatever the range.
+func fours(rows, r0, r1 int, whole func(lo, hi int), part func(f, lo, hi int)) {
+	tail := rows / 4 * 4
+	for lo := r0; lo < r1; {
+		if lo >= tail {
+			whole(lo, r1)
+			return
+		}
+		f := lo / 4 * 4
+		if lo > f || r1 < f+4 {
+			hi := min(f+4, r1)
+			part(f, lo, hi)
+			lo = hi
+			continue
+		}
+		hi := min(r1, tail) / 4 * 4
+		whole(lo, hi)
+		lo = hi
+	}
+}
+
+func (m *f32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
+	x, k := v.x[:m.cols], m.cols
+	fours(m.rows, r0, r1, func(lo, hi int) {
+		kernel.Gemv(out[lo:hi], x, m.w[lo*k:hi*k])
+	}, func(f, lo, hi int) {
+		var four [4]float32
+		kernel.Gemv(four[:], x, m.w[f*k:(f+4)*k])
+		copy(out[lo:hi], four[lo-f:hi-f])
+	})
+}
+
+func (m *f32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
+	n, k := t1-t0, m.cols
+	x := v.x[t0*k : t1*k]
+	fours(m.rows, r0, r1, func(lo, hi int) {
+		kernel.MulT(n, hi-lo, k, x, k, m.w[lo*k:hi*k], k, out[t0*m.rows+lo:], m.rows)
+	}, func(f, lo, hi int) {
+		var four [4]float32
+		for t := range n {
+			kernel.MulT(1, 4, k, x[t*k:(t+1)*k], k, m.w[f*k:(f+4)*k], k, four[:], 4)
+			copy(out[(t0+t)*m.rows+lo:(t0+t)*m.rows+hi], four[lo-f:hi-f])
+		}
+	})
+}
+
+// f16Matrix is an F16 or BF16 matrix as GGUF stores it.
+type f16Matrix struct {
+	bf16       bool
+	rows, cols int
+	w          []byte
+}
+
+func (m *f16Matrix) row(i int, dst []float32) {
+	w := m.w[2*i*m.cols : 2*(i+1)*m.cols]
+	if m.bf16 {
+		dequantizeBF16(dst, w)
+	} else {
+		dequantizeF16(dst, w)
+	}
+}
+
+func (m *f16Matrix) bytes() int64 { return int64(len(m.w)) }
+
+func (m *f16Matrix) kind() vecKind { return kindFloat }
+
+func (m *f16Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
+	m.mulBatch(out, v, 0, 1, r0, r1)
+}
+
+func (m *f16Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
+	for t := t0; t < t1; t++ {
+		x := v.x[t*m.cols : (t+1)*m.cols]
+		for r := r0; r < r1; r++ {
+			w := m.w[2*r*m.cols : 2*(r+1)*m.cols]
+			var acc float32
+			for j, xj := range x {
+				h := uint16(w[2*j]) | uint16(w[2*j+1])<<8
+				var wj float32
+				if m.bf16 {
+					wj = math.Float32frombits(uint32(h) << 16)
+				} else {
+					wj = f16(h)
+				}
+				acc += wj * xj
+			}
+			out[t*m.rows+r] = acc
+		}
+	}
+}

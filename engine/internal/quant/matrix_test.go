@@ -1,0 +1,458 @@
+package quant
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+)
+
+// types are the types the package computes with.
+var types = []gguf.Type{gguf.F32, gguf.F16, gguf.BF16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K}
+
+// f16Bits is the f16 nearest to v (v in the normal range of f16, or 0).
+func f16Bits(v float64) uint16 {
+	if v == 0 {
+		return 0
+	}
+	var sign uint16
+	if v < 0 {
+		sign, v = 0x8000, -v
+	}
+	frac, exp := math.Frexp(v) // v = frac·2^exp, frac in [0.5, 1)
+	m := uint16(math.RoundToEven((frac*2 - 1) * 1024))
+	e := uint16(exp - 1 + 15)
+	if m == 1024 {
+		m, e = 0, e+1
+	}
+	return sign | e<<10 | m
+}
+
+// randomWeights returns rows × cols numbers of type t as a GGUF file
+// stores them: random quants and scales of the size real models have
+// (finite, some negative), or random numbers for the float types.
+func randomWeights(rng *rand.Rand, t gguf.Type, rows, cols int) []byte {
+	n := rows * cols / t.BlockSize()
+	bb := t.BlockBytes()
+	data := make([]byte, n*bb)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	put := func(b []byte, v float64) {
+		h := f16Bits(v)
+		b[0], b[1] = byte(h), byte(h>>8)
+	}
+	scale := func() float64 { return 0.002 + 0.02*rng.Float64() }
+	for i := range n {
+		b := data[i*bb : (i+1)*bb]
+		switch t {
+		case gguf.F32:
+			bits := math.Float32bits(float32(rng.NormFloat64()))
+			b[0], b[1], b[2], b[3] = byte(bits), byte(bits>>8), byte(bits>>16), byte(bits>>24)
+		case gguf.F16:
+			put(b, rng.NormFloat64())
+		case gguf.BF16:
+			bits := math.Float32bits(float32(rng.NormFloat64()))
+			b[0], b[1] = byte(bits>>16), byte(bits>>24)
+		case gguf.Q8_0, gguf.Q4_0:
+			put(b, scale())
+		case gguf.Q4_1:
+			d := scale()
+			put(b, d)
+			put(b[2:], -8*d+d*rng.NormFloat64())
+		case gguf.Q4_K, gguf.Q5_K:
+			put(b, scale()/16)
+			put(b[2:], scale()/16)
+		case gguf.Q6_K:
+			put(b[208:], scale()/64)
+		}
+	}
+	return data
+}
+
+// randomInput returns n numbers, normal with a few large ones, as the
+// inputs of a model's matrices are.
+func randomInput(rng *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+		if rng.IntN(50) == 0 {
+			x[i] *= 20
+		}
+	}
+	return x
+}
+
+// shapes are (rows, cols) with every kind of edge: one block and many,
+// odd numbers of blocks, rows not a multiple of 4.
+func shapes(t gguf.Type) [][2]int {
+	bs := max(t.BlockSize(), 32)
+	return [][2]int{
+		{1, bs}, {3, bs}, {4, bs}, {5, 2 * bs}, {7, 3 * bs}, {8, 5 * bs},
+		{13, 9 * bs}, {64, 2 * bs}, {66, 18 * bs},
+	}
+}
+
+// mustMatrix makes a matrix or fails the test.
+func mustMatrix(t testing.TB, typ gguf.Type, rows, cols int, data []byte) *Matrix {
+	t.Helper()
+	m, err := NewMatrix(typ, rows, cols, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestRowMatchesDequantize checks that Row and Dequantize give, bit for
+// bit, what the reference loop gives for the data as stored, whatever
+// layout the matrix keeps it in.
+func TestRowMatchesDequantize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, typ := range types {
+		for _, s := range shapes(typ) {
+			rows, cols := s[0], s[1]
+			data := randomWeights(rng, typ, rows, cols)
+			want := make([]float32, rows*cols)
+			if err := Dequantize(typ, want, data); err != nil {
+				t.Fatal(err)
+			}
+			m := mustMatrix(t, typ, rows, cols, data)
+			all := make([]float32, rows*cols)
+			m.Dequantize(all)
+			row := make([]float32, cols)
+			for i := range rows {
+				m.Row(i, row)
+				for j := range cols {
+					w := want[i*cols+j]
+					if !sameNumber(row[j], w) || !sameNumber(all[i*cols+j], w) {
+						t.Fatalf("%v %d×%d: row %d number %d: Row %g, Dequantize %g, reference %g",
+							typ, rows, cols, i, j, row[j], all[i*cols+j], w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// u is float32's unit roundoff.
+const u = 0x1p-24
+
+// exactProduct returns row·x in float64 over the numbers the weights
+// stand for (dequantized) and the input as given, with Σ|w·x|.
+func exactProduct(w, x []float32) (sum, mag float64) {
+	for j := range w {
+		p := float64(w[j]) * float64(x[j])
+		sum += p
+		mag += math.Abs(p)
+	}
+	return sum, mag
+}
+
+// quantError bounds how far the product with the quantized input can be
+// from the product with x: each number of a block moves by at most half
+// the block's scale, max|x|/127, and the dequantized weights are the
+// exact ones (d·q + m, say) rounded to float32.
+func quantError(w, x []float32, block int) float64 {
+	var e float64
+	for b := 0; b < len(x); b += block {
+		var amax, wsum, wx float64
+		for j := b; j < b+block; j++ {
+			amax = max(amax, math.Abs(float64(x[j])))
+			wsum += math.Abs(float64(w[j]))
+			wx += math.Abs(float64(w[j]) * float64(x[j]))
+		}
+		e += amax/127*0.5*(1+1e-6)*wsum + 2*u*(wx+amax/127*wsum)
+	}
+	return e
+}
+
+// TestMulVecMatchesReferences checks MulVec for every type and shape
+// against two references summed in float64: the products of the
+// dequantized weights with x, and (quantized types) the integer form
+// with the quants Prepare made of x. The first differs by the rounding
+// of x to 8 bits, within quantError; the second only by float32's
+// rounding as the kernels sum, within (terms+12)·u·Σ|term|.
+func TestMulVecMatchesReferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, typ := range types {
+		for _, s := range shapes(typ) {
+			rows, cols := s[0], s[1]
+			t.Run(fmt.Sprintf("%v/%dx%d", typ, rows, cols), func(t *testing.T) {
+				data := randomWeights(rng, typ, rows, cols)
+				m := mustMatrix(t, typ, rows, cols, data)
+				w := make([]float32, rows*cols)
+				m.Dequantize(w)
+				x := randomInput(rng, cols)
+				var v Vec
+				m.Prepare(x, &v)
+				out := make([]float32, rows)
+				for i := range out {
+					out[i] = float32(math.NaN()) // must be overwritten
+				}
+				m.MulVec(out, &v, 0, rows)
+				rowBytes, _ := typ.RowBytes(int64(cols))
+				for r := range rows {
+					want, mag := exactProduct(w[r*cols:(r+1)*cols], x)
+					got := float64(out[r])
+					if v.kind == kindFloat {
+						if d := math.Abs(got - want); !(d <= float64(cols+4)*u*mag) {
+							t.Fatalf("row %d: %g, float64 %g (difference %g, Σ|w·x| %g)", r, got, want, d, mag)
+						}
+						continue
+					}
+					ref, refMag, terms := integerProduct(typ, data[int64(r)*rowBytes:int64(r+1)*rowBytes], &v, 0)
+					if d := math.Abs(got - ref); !(d <= float64(terms+12)*u*refMag) {
+						t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, Σ|term| %g)", r, got, ref, d, refMag)
+					}
+					bound := quantError(w[r*cols:(r+1)*cols], x, v.block())
+					if d := math.Abs(ref - want); !(d <= bound) {
+						t.Fatalf("row %d: integer form %g, float64 product %g: difference %g, more than %g", r, ref, want, d, bound)
+					}
+				}
+			})
+		}
+	}
+}
+
+// block is the block size of v's quantization.
+func (v *Vec) block() int {
+	if v.kind == kindQ8K {
+		return 256
+	}
+	return 32
+}
+
+// inputBlock returns block b (of 32) of input t of a kindQ8x32 Vec: its
+// quants, its scale and its scale times the sum of its quants.
+func inputBlock(v *Vec, t, b int) (q [32]int8, d, s float32) {
+	np := pairs(v.cols)
+	p, h := b/2, b%2
+	x := v.q[t*64*np+64*p+16*h:]
+	copy(q[:16], x[:16])
+	copy(q[16:], x[32:48])
+	return q, v.d[t*8*np+8*p+4*h], v.s[t*8*np+8*p+4*h]
+}
+
+// integerProduct returns row·x_t for one row as GGUF stores it and input
+// t of v, in float64 from the quants, the way the integer kernels sum it,
+// with Σ|term| and the number of terms.
+func integerProduct(typ gguf.Type, row []byte, v *Vec, t int) (sum, mag float64, terms int) {
+	add := func(x float64) {
+		sum += x
+		mag += math.Abs(x)
+		terms++
+	}
+	bb := typ.BlockBytes()
+	for b := range len(row) / bb {
+		blk := row[b*bb : (b+1)*bb]
+		switch typ {
+		case gguf.Q8_0, gguf.Q4_0, gguf.Q4_1:
+			x, dx, sx := inputBlock(v, t, b)
+			var dot int64
+			for i := range 32 {
+				var q int64
+				switch typ {
+				case gguf.Q8_0:
+					q = int64(int8(blk[2+i]))
+				case gguf.Q4_0:
+					q = int64(blk[2+i%16]>>(4*(i/16))&0xf) - 8
+				case gguf.Q4_1:
+					q = int64(blk[4+i%16] >> (4 * (i / 16)) & 0xf)
+				}
+				dot += q * int64(x[i])
+			}
+			add(float64(f16At(blk)) * float64(dx) * float64(dot))
+			if typ == gguf.Q4_1 {
+				add(float64(f16At(blk[2:])) * float64(sx))
+			}
+		case gguf.Q4_K, gguf.Q5_K:
+			ns := v.cols / 256
+			x, dx := v.q[t*v.cols+256*b:], float64(v.d[t*ns+b])
+			var isum, msum int64
+			for k := range 8 {
+				sc, mn := scaleMinK4(k, blk[4:16])
+				var dot, xs int64
+				for i := range 32 {
+					q := int64(blk[16+32*(k/2)+i] >> (4 * (k % 2)) & 0xf)
+					if typ == gguf.Q5_K {
+						q = int64(blk[48+32*(k/2)+i]>>(4*(k%2))&0xf) | int64(blk[16+i]>>k&1)<<4
+					}
+					dot += q * int64(x[32*k+i])
+					xs += int64(x[32*k+i])
+				}
+				isum += int64(sc) * dot
+				msum += int64(mn) * xs
+			}
+			add(dx * float64(f16At(blk)) * float64(isum))
+			add(-dx * float64(f16At(blk[2:])) * float64(msum))
+		case gguf.Q6_K:
+			ns := v.cols / 256
+			x, dx := v.q[t*v.cols+256*b:], float64(v.d[t*ns+b])
+			var isum int64
+			for i := range 256 {
+				h, r := i/128, i%128
+				lo := blk[64*h+r%64] >> (4 * uint(r/64)) & 0xf
+				hi := blk[128+32*h+r%32] >> (2 * uint(r/32)) & 3
+				isum += int64(int8(blk[192+i/16])) * (int64(lo|hi<<4) - 32) * int64(x[i])
+			}
+			add(dx * float64(f16At(blk[208:])) * float64(isum))
+		}
+	}
+	return sum, mag, terms
+}
+
+// TestMulVecSameBitsOnAnyRows computes the product whole, then in ranges
+// of rows cut anywhere, as cores would share it: every row must come out
+// the same, bit for bit.
+func TestMulVecSameBitsOnAnyRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, typ := range types {
+		rows, cols := 23, 3*max(typ.BlockSize(), 32)
+		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		var v Vec
+		m.Prepare(randomInput(rng, cols), &v)
+		whole := make([]float32, rows)
+		m.MulVec(whole, &v, 0, rows)
+		for _, step := range []int{1, 2, 3, 4, 5, 7, 8, 22} {
+			for start := range min(step, 4) {
+				// Ranges [0, start), then step rows at a time.
+				bounds := []int{0}
+				for r := start; r < rows; r += step {
+					if r > 0 {
+						bounds = append(bounds, r)
+					}
+				}
+				bounds = append(bounds, rows)
+				cut := make([]float32, rows)
+				for i := range len(bounds) - 1 {
+					m.MulVec(cut, &v, bounds[i], bounds[i+1])
+				}
+				for r := range rows {
+					if math.Float32bits(cut[r]) != math.Float32bits(whole[r]) {
+						t.Fatalf("%v, ranges of %d from %d: row %d is %g, whole %g", typ, step, start, r, cut[r], whole[r])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMulBatchMatchesMulVec checks that each number of a batch product is,
+// bit for bit, what MulVec gives for its input alone (F32 excepted: its
+// batch product is kernel.MulT, which sums in another order), and that
+// sharing the batch by inputs or rows changes nothing.
+func TestMulBatchMatchesMulVec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, typ := range types {
+		for _, s := range [][2]int{{9, 3 * max(typ.BlockSize(), 32)}, {16, 2 * max(typ.BlockSize(), 32)}} {
+			rows, cols, n := s[0], s[1], 7
+			m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+			x := randomInput(rng, n*cols)
+			var batch Vec
+			m.PrepareBatch(x, n, &batch)
+			whole := make([]float32, n*rows)
+			m.MulBatch(whole, &batch, 0, n, 0, rows)
+			// By inputs, then by rows.
+			byInputs, byRows := make([]float32, n*rows), make([]float32, n*rows)
+			for _, c := range [][2]int{{0, 2}, {2, 3}, {3, 7}} {
+				m.MulBatch(byInputs, &batch, c[0], c[1], 0, rows)
+			}
+			for _, c := range [][2]int{{0, 3}, {3, 4}, {4, 9}, {9, rows}} {
+				m.MulBatch(byRows, &batch, 0, n, min(c[0], rows), min(c[1], rows))
+			}
+			var one Vec
+			out := make([]float32, rows)
+			for i := range n {
+				m.Prepare(x[i*cols:(i+1)*cols], &one)
+				m.MulVec(out, &one, 0, rows)
+				for r := range rows {
+					k := i*rows + r
+					if whole[k] != byInputs[k] || whole[k] != byRows[k] {
+						t.Fatalf("%v %d×%d: input %d row %d: whole %g, by inputs %g, by rows %g", typ, rows, cols, i, r, whole[k], byInputs[k], byRows[k])
+					}
+					if typ != gguf.F32 && math.Float32bits(whole[k]) != math.Float32bits(out[r]) {
+						t.Fatalf("%v %d×%d: input %d row %d: MulBatch %g, MulVec %g", typ, rows, cols, i, r, whole[k], out[r])
+					}
+					if typ == gguf.F32 {
+						want, mag := exactProduct(func() []float32 { w := make([]float32, cols); m.Row(r, w); return w }(), x[i*cols:(i+1)*cols])
+						if d := math.Abs(float64(whole[k]) - want); !(d <= float64(cols+4)*u*mag) {
+							t.Fatalf("F32: input %d row %d: %g, float64 %g", i, r, whole[k], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNonFiniteInputGivesNaN checks that a NaN or an infinity in an input
+// makes every product with it NaN, for the quantized types, whose
+// quantization would otherwise hide it.
+func TestNonFiniteInputGivesNaN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, typ := range types {
+		rows, cols := 5, 2*max(typ.BlockSize(), 32)
+		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1))} {
+			x := randomInput(rng, cols)
+			x[cols-1] = bad
+			var v Vec
+			m.Prepare(x, &v)
+			out := make([]float32, rows)
+			m.MulVec(out, &v, 0, rows)
+			for r, o := range out {
+				if o == o && !math.IsInf(float64(o), 0) {
+					t.Fatalf("%v with %g in the input: row %d is %g", typ, bad, r, o)
+				}
+			}
+		}
+	}
+}
+
+// TestNewMatrixRejectsBadShapes checks the errors of NewMatrix.
+func TestNewMatrixRejectsBadShapes(t *testing.T) {
+	for _, c := range []struct {
+		typ        gguf.Type
+		rows, cols int
+		n          int
+	}{
+		{gguf.Q4_1, 2, 48, 60},  // not whole blocks
+		{gguf.Q4_1, 2, 64, 79},  // a byte short
+		{gguf.Q4_1, 2, 64, 81},  // a byte too many
+		{gguf.Q6_K, 1, 32, 210}, // a K-quant row of 32
+		{gguf.Q5_0, 1, 32, 22},  // a type without products
+		{gguf.Type(77), 1, 32, 32},
+		{gguf.F32, 0, 4, 0},
+		{gguf.F32, 4, -1, 0},
+		{gguf.F32, 1 << 62, 1 << 2, 16},
+	} {
+		if _, err := NewMatrix(c.typ, c.rows, c.cols, make([]byte, c.n)); err == nil {
+			t.Errorf("NewMatrix(%v, %d, %d, %d bytes) gave no error", c.typ, c.rows, c.cols, c.n)
+		}
+	}
+	if _, err := NewMatrixF32(3, 4, make([]float32, 11)); err == nil {
+		t.Error("NewMatrixF32(3, 4, 11 numbers) gave no error")
+	}
+}
+
+// TestPreparedVecs checks which matrices take which Vecs.
+func TestPreparedVecs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	mk := func(typ gguf.Type, cols int) *Matrix {
+		return mustMatrix(t, typ, 4, cols, randomWeights(rng, typ, 4, cols))
+	}
+	q41, q80, q4k, f16m := mk(gguf.Q4_1, 256), mk(gguf.Q8_0, 256), mk(gguf.Q4_K, 256), mk(gguf.F16, 256)
+	var v Vec
+	q41.Prepare(randomInput(rng, 256), &v)
+	if !q41.Prepared(&v) || !q80.Prepared(&v) || q4k.Prepared(&v) || f16m.Prepared(&v) || mk(gguf.Q4_1, 512).Prepared(&v) {
+		t.Error("a Vec prepared by a Q4_1 matrix of 256 columns serves Q4_1 and Q8_0 matrices of 256 columns only")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("MulVec of a Q4_K matrix with a Vec prepared for Q4_1 did not panic")
+		}
+	}()
+	q4k.MulVec(make([]float32, 4), &v, 0, 4)
+}

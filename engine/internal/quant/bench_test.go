@@ -16,6 +16,11 @@ var (
 	vocabShape  = [2]int{49152, 576}
 )
 
+// kShapes are shapes for the K-quants, whose rows are whole blocks of 256:
+// SmolLM2-135M's down projection (576 × 1536) and a 1.1B Llama's
+// attention (2048 × 2048) and MLP (5632 × 2048, 2048 × 5632) matrices.
+var kShapes = [][2]int{{576, 1536}, {2048, 2048}, {5632, 2048}, {2048, 5632}}
+
 // fromMemory is how many bytes of matrices a benchmark cycles through so
 // that each product reads its weights from memory, as a decoding step
 // does, rather than from a cache (this machine's largest is 32 MB).
@@ -53,9 +58,9 @@ func benchMulVec(b *testing.B, typ gguf.Type, shapes ...[2]int) {
 func BenchmarkMulVecQ4_1(b *testing.B) { benchMulVec(b, gguf.Q4_1, modelShapes...) }
 func BenchmarkMulVecQ8_0(b *testing.B) { benchMulVec(b, gguf.Q8_0, append(modelShapes, vocabShape)...) }
 func BenchmarkMulVecQ4_0(b *testing.B) { benchMulVec(b, gguf.Q4_0, modelShapes...) }
-func BenchmarkMulVecQ4_K(b *testing.B) { benchMulVec(b, gguf.Q4_K, modelShapes...) }
-func BenchmarkMulVecQ5_K(b *testing.B) { benchMulVec(b, gguf.Q5_K, modelShapes...) }
-func BenchmarkMulVecQ6_K(b *testing.B) { benchMulVec(b, gguf.Q6_K, append(modelShapes, vocabShape)...) }
+func BenchmarkMulVecQ4_K(b *testing.B) { benchMulVec(b, gguf.Q4_K, kShapes...) }
+func BenchmarkMulVecQ5_K(b *testing.B) { benchMulVec(b, gguf.Q5_K, kShapes...) }
+func BenchmarkMulVecQ6_K(b *testing.B) { benchMulVec(b, gguf.Q6_K, kShapes...) }
 func BenchmarkMulVecF16(b *testing.B)  { benchMulVec(b, gguf.F16, modelShapes...) }
 func BenchmarkMulVecBF16(b *testing.B) { benchMulVec(b, gguf.BF16, modelShapes...) }
 func BenchmarkMulVecF32(b *testing.B)  { benchMulVec(b, gguf.F32, modelShapes...) }
@@ -80,8 +85,8 @@ func benchMulBatch(b *testing.B, typ gguf.Type, n int, shapes ...[2]int) {
 
 func BenchmarkMulBatchQ4_1(b *testing.B) { benchMulBatch(b, gguf.Q4_1, 64, modelShapes...) }
 func BenchmarkMulBatchQ8_0(b *testing.B) { benchMulBatch(b, gguf.Q8_0, 64, modelShapes...) }
-func BenchmarkMulBatchQ4_K(b *testing.B) { benchMulBatch(b, gguf.Q4_K, 64, modelShapes...) }
-func BenchmarkMulBatchQ6_K(b *testing.B) { benchMulBatch(b, gguf.Q6_K, 64, modelShapes...) }
+func BenchmarkMulBatchQ4_K(b *testing.B) { benchMulBatch(b, gguf.Q4_K, 64, kShapes[:2]...) }
+func BenchmarkMulBatchQ6_K(b *testing.B) { benchMulBatch(b, gguf.Q6_K, 64, kShapes[:2]...) }
 
 // BenchmarkPrepare times quantizing one input of 576 numbers.
 func BenchmarkPrepare(b *testing.B) {

@@ -4,10 +4,34 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine/gguf"
 )
+
+// paths are the ways the products can be computed: plain Go, and the
+// kernels this CPU runs.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for _, p := range []struct {
+		name       string
+		avx2, vnni bool
+	}{{"go", false, false}, {"avx2", true, false}, {"vnni", true, true}} {
+		if p.avx2 && !hasAVX2 || p.vnni && !hasVNNI {
+			if os.Getenv("CI") != "" && runtime.GOARCH == "amd64" {
+				t.Errorf("this CPU cannot run the %s kernels, so they are not tested here", p.name)
+			}
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			defer func(a, v bool) { useAVX2, useVNNI = a, v }(useAVX2, useVNNI)
+			useAVX2, useVNNI = p.avx2, p.vnni
+			f(t)
+		})
+	}
+}
 
 // types are the types the package computes with.
 var types = []gguf.Type{gguf.F32, gguf.F16, gguf.BF16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K}
@@ -175,45 +199,47 @@ func quantError(w, x []float32, block int) float64 {
 // of x to 8 bits, within quantError; the second only by float32's
 // rounding as the kernels sum, within (terms+12)·u·Σ|term|.
 func TestMulVecMatchesReferences(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, typ := range types {
-		for _, s := range shapes(typ) {
-			rows, cols := s[0], s[1]
-			t.Run(fmt.Sprintf("%v/%dx%d", typ, rows, cols), func(t *testing.T) {
-				data := randomWeights(rng, typ, rows, cols)
-				m := mustMatrix(t, typ, rows, cols, data)
-				w := make([]float32, rows*cols)
-				m.Dequantize(w)
-				x := randomInput(rng, cols)
-				var v Vec
-				m.Prepare(x, &v)
-				out := make([]float32, rows)
-				for i := range out {
-					out[i] = float32(math.NaN()) // must be overwritten
-				}
-				m.MulVec(out, &v, 0, rows)
-				rowBytes, _ := typ.RowBytes(int64(cols))
-				for r := range rows {
-					want, mag := exactProduct(w[r*cols:(r+1)*cols], x)
-					got := float64(out[r])
-					if v.kind == kindFloat {
-						if d := math.Abs(got - want); !(d <= float64(cols+4)*u*mag) {
-							t.Fatalf("row %d: %g, float64 %g (difference %g, Σ|w·x| %g)", r, got, want, d, mag)
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for _, typ := range types {
+			for _, s := range shapes(typ) {
+				rows, cols := s[0], s[1]
+				t.Run(fmt.Sprintf("%v/%dx%d", typ, rows, cols), func(t *testing.T) {
+					data := randomWeights(rng, typ, rows, cols)
+					m := mustMatrix(t, typ, rows, cols, data)
+					w := make([]float32, rows*cols)
+					m.Dequantize(w)
+					x := randomInput(rng, cols)
+					var v Vec
+					m.Prepare(x, &v)
+					out := make([]float32, rows)
+					for i := range out {
+						out[i] = float32(math.NaN()) // must be overwritten
+					}
+					m.MulVec(out, &v, 0, rows)
+					rowBytes, _ := typ.RowBytes(int64(cols))
+					for r := range rows {
+						want, mag := exactProduct(w[r*cols:(r+1)*cols], x)
+						got := float64(out[r])
+						if v.kind == kindFloat {
+							if d := math.Abs(got - want); !(d <= float64(cols+4)*u*mag) {
+								t.Fatalf("row %d: %g, float64 %g (difference %g, Σ|w·x| %g)", r, got, want, d, mag)
+							}
+							continue
 						}
-						continue
+						ref, refMag, terms := integerProduct(typ, data[int64(r)*rowBytes:int64(r+1)*rowBytes], &v, 0)
+						if d := math.Abs(got - ref); !(d <= float64(terms+12)*u*refMag) {
+							t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, Σ|term| %g)", r, got, ref, d, refMag)
+						}
+						bound := quantError(w[r*cols:(r+1)*cols], x, v.block())
+						if d := math.Abs(ref - want); !(d <= bound) {
+							t.Fatalf("row %d: integer form %g, float64 product %g: difference %g, more than %g", r, ref, want, d, bound)
+						}
 					}
-					ref, refMag, terms := integerProduct(typ, data[int64(r)*rowBytes:int64(r+1)*rowBytes], &v, 0)
-					if d := math.Abs(got - ref); !(d <= float64(terms+12)*u*refMag) {
-						t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, Σ|term| %g)", r, got, ref, d, refMag)
-					}
-					bound := quantError(w[r*cols:(r+1)*cols], x, v.block())
-					if d := math.Abs(ref - want); !(d <= bound) {
-						t.Fatalf("row %d: integer form %g, float64 product %g: difference %g, more than %g", r, ref, want, d, bound)
-					}
-				}
-			})
+				})
+			}
 		}
-	}
+	})
 }
 
 // block is the block size of v's quantization.
@@ -307,36 +333,38 @@ func integerProduct(typ gguf.Type, row []byte, v *Vec, t int) (sum, mag float64,
 // of rows cut anywhere, as cores would share it: every row must come out
 // the same, bit for bit.
 func TestMulVecSameBitsOnAnyRows(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, typ := range types {
-		rows, cols := 23, 3*max(typ.BlockSize(), 32)
-		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
-		var v Vec
-		m.Prepare(randomInput(rng, cols), &v)
-		whole := make([]float32, rows)
-		m.MulVec(whole, &v, 0, rows)
-		for _, step := range []int{1, 2, 3, 4, 5, 7, 8, 22} {
-			for start := range min(step, 4) {
-				// Ranges [0, start), then step rows at a time.
-				bounds := []int{0}
-				for r := start; r < rows; r += step {
-					if r > 0 {
-						bounds = append(bounds, r)
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, typ := range types {
+			rows, cols := 23, 3*max(typ.BlockSize(), 32)
+			m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+			var v Vec
+			m.Prepare(randomInput(rng, cols), &v)
+			whole := make([]float32, rows)
+			m.MulVec(whole, &v, 0, rows)
+			for _, step := range []int{1, 2, 3, 4, 5, 7, 8, 22} {
+				for start := range min(step, 4) {
+					// Ranges [0, start), then step rows at a time.
+					bounds := []int{0}
+					for r := start; r < rows; r += step {
+						if r > 0 {
+							bounds = append(bounds, r)
+						}
 					}
-				}
-				bounds = append(bounds, rows)
-				cut := make([]float32, rows)
-				for i := range len(bounds) - 1 {
-					m.MulVec(cut, &v, bounds[i], bounds[i+1])
-				}
-				for r := range rows {
-					if math.Float32bits(cut[r]) != math.Float32bits(whole[r]) {
-						t.Fatalf("%v, ranges of %d from %d: row %d is %g, whole %g", typ, step, start, r, cut[r], whole[r])
+					bounds = append(bounds, rows)
+					cut := make([]float32, rows)
+					for i := range len(bounds) - 1 {
+						m.MulVec(cut, &v, bounds[i], bounds[i+1])
+					}
+					for r := range rows {
+						if math.Float32bits(cut[r]) != math.Float32bits(whole[r]) {
+							t.Fatalf("%v, ranges of %d from %d: row %d is %g, whole %g", typ, step, start, r, cut[r], whole[r])
+						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestMulBatchMatchesMulVec checks that each number of a batch product is,
@@ -344,71 +372,75 @@ func TestMulVecSameBitsOnAnyRows(t *testing.T) {
 // batch product is kernel.MulT, which sums in another order), and that
 // sharing the batch by inputs or rows changes nothing.
 func TestMulBatchMatchesMulVec(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, typ := range types {
-		for _, s := range [][2]int{{9, 3 * max(typ.BlockSize(), 32)}, {16, 2 * max(typ.BlockSize(), 32)}} {
-			rows, cols, n := s[0], s[1], 7
-			m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
-			x := randomInput(rng, n*cols)
-			var batch Vec
-			m.PrepareBatch(x, n, &batch)
-			whole := make([]float32, n*rows)
-			m.MulBatch(whole, &batch, 0, n, 0, rows)
-			// By inputs, then by rows.
-			byInputs, byRows := make([]float32, n*rows), make([]float32, n*rows)
-			for _, c := range [][2]int{{0, 2}, {2, 3}, {3, 7}} {
-				m.MulBatch(byInputs, &batch, c[0], c[1], 0, rows)
-			}
-			for _, c := range [][2]int{{0, 3}, {3, 4}, {4, 9}, {9, rows}} {
-				m.MulBatch(byRows, &batch, 0, n, min(c[0], rows), min(c[1], rows))
-			}
-			var one Vec
-			out := make([]float32, rows)
-			for i := range n {
-				m.Prepare(x[i*cols:(i+1)*cols], &one)
-				m.MulVec(out, &one, 0, rows)
-				for r := range rows {
-					k := i*rows + r
-					if whole[k] != byInputs[k] || whole[k] != byRows[k] {
-						t.Fatalf("%v %d×%d: input %d row %d: whole %g, by inputs %g, by rows %g", typ, rows, cols, i, r, whole[k], byInputs[k], byRows[k])
-					}
-					if typ != gguf.F32 && math.Float32bits(whole[k]) != math.Float32bits(out[r]) {
-						t.Fatalf("%v %d×%d: input %d row %d: MulBatch %g, MulVec %g", typ, rows, cols, i, r, whole[k], out[r])
-					}
-					if typ == gguf.F32 {
-						want, mag := exactProduct(func() []float32 { w := make([]float32, cols); m.Row(r, w); return w }(), x[i*cols:(i+1)*cols])
-						if d := math.Abs(float64(whole[k]) - want); !(d <= float64(cols+4)*u*mag) {
-							t.Fatalf("F32: input %d row %d: %g, float64 %g", i, r, whole[k], want)
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 8))
+		for _, typ := range types {
+			for _, s := range [][2]int{{9, 3 * max(typ.BlockSize(), 32)}, {16, 2 * max(typ.BlockSize(), 32)}} {
+				rows, cols, n := s[0], s[1], 7
+				m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+				x := randomInput(rng, n*cols)
+				var batch Vec
+				m.PrepareBatch(x, n, &batch)
+				whole := make([]float32, n*rows)
+				m.MulBatch(whole, &batch, 0, n, 0, rows)
+				// By inputs, then by rows.
+				byInputs, byRows := make([]float32, n*rows), make([]float32, n*rows)
+				for _, c := range [][2]int{{0, 2}, {2, 3}, {3, 7}} {
+					m.MulBatch(byInputs, &batch, c[0], c[1], 0, rows)
+				}
+				for _, c := range [][2]int{{0, 3}, {3, 4}, {4, 9}, {9, rows}} {
+					m.MulBatch(byRows, &batch, 0, n, min(c[0], rows), min(c[1], rows))
+				}
+				var one Vec
+				out := make([]float32, rows)
+				for i := range n {
+					m.Prepare(x[i*cols:(i+1)*cols], &one)
+					m.MulVec(out, &one, 0, rows)
+					for r := range rows {
+						k := i*rows + r
+						if whole[k] != byInputs[k] || whole[k] != byRows[k] {
+							t.Fatalf("%v %d×%d: input %d row %d: whole %g, by inputs %g, by rows %g", typ, rows, cols, i, r, whole[k], byInputs[k], byRows[k])
+						}
+						if typ != gguf.F32 && math.Float32bits(whole[k]) != math.Float32bits(out[r]) {
+							t.Fatalf("%v %d×%d: input %d row %d: MulBatch %g, MulVec %g", typ, rows, cols, i, r, whole[k], out[r])
+						}
+						if typ == gguf.F32 {
+							want, mag := exactProduct(func() []float32 { w := make([]float32, cols); m.Row(r, w); return w }(), x[i*cols:(i+1)*cols])
+							if d := math.Abs(float64(whole[k]) - want); !(d <= float64(cols+4)*u*mag) {
+								t.Fatalf("F32: input %d row %d: %g, float64 %g", i, r, whole[k], want)
+							}
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestNonFiniteInputGivesNaN checks that a NaN or an infinity in an input
 // makes every product with it NaN, for the quantized types, whose
 // quantization would otherwise hide it.
 func TestNonFiniteInputGivesNaN(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, typ := range types {
-		rows, cols := 5, 2*max(typ.BlockSize(), 32)
-		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
-		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1))} {
-			x := randomInput(rng, cols)
-			x[cols-1] = bad
-			var v Vec
-			m.Prepare(x, &v)
-			out := make([]float32, rows)
-			m.MulVec(out, &v, 0, rows)
-			for r, o := range out {
-				if o == o && !math.IsInf(float64(o), 0) {
-					t.Fatalf("%v with %g in the input: row %d is %g", typ, bad, r, o)
+	paths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		for _, typ := range types {
+			rows, cols := 5, 2*max(typ.BlockSize(), 32)
+			m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+			for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1))} {
+				x := randomInput(rng, cols)
+				x[cols-1] = bad
+				var v Vec
+				m.Prepare(x, &v)
+				out := make([]float32, rows)
+				m.MulVec(out, &v, 0, rows)
+				for r, o := range out {
+					if o == o && !math.IsInf(float64(o), 0) {
+						t.Fatalf("%v with %g in the input: row %d is %g", typ, bad, r, o)
+					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestNewMatrixRejectsBadShapes checks the errors of NewMatrix.

@@ -1,0 +1,47 @@
+//go:build !amd64
+
+package quant
+
+// Without kernels for this architecture, the products are in plain Go.
+var (
+	useAVX2 = false
+	useVNNI = false
+	hasAVX2 = false
+	hasVNNI = false
+)
+
+func q41VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q41VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q40VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q40VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q80VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q80VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q41BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q40BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q80BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}

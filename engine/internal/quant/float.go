@@ -105,12 +105,26 @@ func (m *f16Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 }
 
 func (m *f16Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
+	n := 0 // the columns the kernel sums, the others are summed after
+	if useAVX2 && m.cols >= 8 {
+		n = m.cols / 8 * 8
+	}
+	kern := f16VecAVX2
+	if m.bf16 {
+		kern = bf16VecAVX2
+	}
 	for t := t0; t < t1; t++ {
-		x := v.x[t*m.cols : (t+1)*m.cols]
+		x, o := v.x[t*m.cols:(t+1)*m.cols], out[t*m.rows:(t+1)*m.rows]
+		if n > 0 {
+			kern(r1-r0, n, &m.w[2*r0*m.cols], 2*m.cols, &x[0], &o[r0])
+		}
 		for r := r0; r < r1; r++ {
 			w := m.w[2*r*m.cols : 2*(r+1)*m.cols]
 			var acc float32
-			for j, xj := range x {
+			if n > 0 {
+				acc = o[r]
+			}
+			for j := n; j < m.cols; j++ {
 				h := uint16(w[2*j]) | uint16(w[2*j+1])<<8
 				var wj float32
 				if m.bf16 {
@@ -118,9 +132,9 @@ func (m *f16Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 				} else {
 					wj = f16(h)
 				}
-				acc += wj * xj
+				acc += wj * x[j]
 			}
-			out[t*m.rows+r] = acc
+			o[r] = acc
 		}
 	}
 }

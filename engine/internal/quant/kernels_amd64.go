@@ -59,3 +59,24 @@ func q40BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32
 
 //go:noescape
 func q80BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int)
+
+// The K-quant products with one input, a row at a time (see
+// kquant_amd64.s), with AVX2.
+
+//go:noescape
+func q4kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
+//go:noescape
+func q5kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
+//go:noescape
+func q6kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
+// The F16 and BF16 products with one input, a row at a time (see
+// float_amd64.s), with AVX2.
+
+//go:noescape
+func f16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32)
+
+//go:noescape
+func bf16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32)

@@ -45,3 +45,23 @@ func q40BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32
 func q80BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int) {
 	panic("quant: no kernels on this architecture")
 }
+
+func q4kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q5kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q6kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func f16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func bf16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32) {
+	panic("quant: no kernels on this architecture")
+}

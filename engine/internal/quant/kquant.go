@@ -33,8 +33,22 @@ func (m *kMatrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 }
 
 func (m *kMatrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
-	dot := kDots[m.typ]
 	ns := m.cols / 256
+	if useAVX2 {
+		kern, sums := q4kVecAVX2, v.xs
+		switch m.typ {
+		case gguf.Q5_K:
+			kern = q5kVecAVX2
+		case gguf.Q6_K:
+			kern, sums = q6kVecAVX2, v.bsum
+		}
+		per := len(sums) / v.n // sums an input
+		for t := t0; t < t1; t++ {
+			kern(r1-r0, ns, &m.w[r0*m.rowBytes], &v.q[t*m.cols], &v.d[t*ns], &sums[t*per], &out[t*m.rows+r0])
+		}
+		return
+	}
+	dot := kDots[m.typ]
 	for t := t0; t < t1; t++ {
 		q, d, bsum := v.q[t*m.cols:(t+1)*m.cols], v.d[t*ns:(t+1)*ns], v.bsum[t*16*ns:(t+1)*16*ns]
 		for r := r0; r < r1; r++ {

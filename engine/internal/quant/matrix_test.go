@@ -36,9 +36,10 @@ func paths(t *testing.T, f func(t *testing.T)) {
 // types are the types the package computes with.
 var types = []gguf.Type{gguf.F32, gguf.F16, gguf.BF16, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K}
 
-// f16Bits is the f16 nearest to v (v in the normal range of f16, or 0).
+// f16Bits is the f16 nearest to v for v in the normal range of f16; it
+// makes numbers too small for that range zeros.
 func f16Bits(v float64) uint16 {
-	if v == 0 {
+	if math.Abs(v) < 0x1p-14 {
 		return 0
 	}
 	var sign uint16
@@ -113,10 +114,14 @@ func randomInput(rng *rand.Rand, n int) []float32 {
 // odd numbers of blocks, rows not a multiple of 4.
 func shapes(t gguf.Type) [][2]int {
 	bs := max(t.BlockSize(), 32)
-	return [][2]int{
+	s := [][2]int{
 		{1, bs}, {3, bs}, {4, bs}, {5, 2 * bs}, {7, 3 * bs}, {8, 5 * bs},
 		{13, 9 * bs}, {64, 2 * bs}, {66, 18 * bs},
 	}
+	if t.BlockSize() == 1 { // rows of any length: every remainder mod 8 and 32
+		s = append(s, [][2]int{{1, 1}, {3, 7}, {5, 9}, {2, 31}, {6, 45}, {9, 71}}...)
+	}
+	return s
 }
 
 // mustMatrix makes a matrix or fails the test.
@@ -197,7 +202,8 @@ func quantError(w, x []float32, block int) float64 {
 // dequantized weights with x, and (quantized types) the integer form
 // with the quants Prepare made of x. The first differs by the rounding
 // of x to 8 bits, within quantError; the second only by float32's
-// rounding as the kernels sum, within (terms+12)·u·Σ|term|.
+// rounding as the kernels sum, within (terms+12)·u times the sizes of
+// what they add (integerProduct).
 func TestMulVecMatchesReferences(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
@@ -229,7 +235,7 @@ func TestMulVecMatchesReferences(t *testing.T) {
 						}
 						ref, refMag, terms := integerProduct(typ, data[int64(r)*rowBytes:int64(r+1)*rowBytes], &v, 0)
 						if d := math.Abs(got - ref); !(d <= float64(terms+12)*u*refMag) {
-							t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, Σ|term| %g)", r, got, ref, d, refMag)
+							t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, size %g)", r, got, ref, d, refMag)
 						}
 						bound := quantError(w[r*cols:(r+1)*cols], x, v.block())
 						if d := math.Abs(ref - want); !(d <= bound) {
@@ -262,21 +268,20 @@ func inputBlock(v *Vec, t, b int) (q [32]int8, d, s float32) {
 }
 
 // integerProduct returns row·x_t for one row as GGUF stores it and input
-// t of v, in float64 from the quants, the way the integer kernels sum it,
-// with Σ|term| and the number of terms.
+// t of v, in float64 from the quants, the way the integer kernels sum it;
+// with the number of float terms they add and a bound on the size of
+// anything they add: the sum of the sizes of the products of single
+// numbers (the kernels may split a block's sum in parts of either sign).
 func integerProduct(typ gguf.Type, row []byte, v *Vec, t int) (sum, mag float64, terms int) {
-	add := func(x float64) {
-		sum += x
-		mag += math.Abs(x)
-		terms++
-	}
 	bb := typ.BlockBytes()
+	abs := func(x int64) int64 { return max(x, -x) }
 	for b := range len(row) / bb {
 		blk := row[b*bb : (b+1)*bb]
+		terms++
 		switch typ {
 		case gguf.Q8_0, gguf.Q4_0, gguf.Q4_1:
 			x, dx, sx := inputBlock(v, t, b)
-			var dot int64
+			var dot, size int64
 			for i := range 32 {
 				var q int64
 				switch typ {
@@ -288,42 +293,55 @@ func integerProduct(typ gguf.Type, row []byte, v *Vec, t int) (sum, mag float64,
 					q = int64(blk[4+i%16] >> (4 * (i / 16)) & 0xf)
 				}
 				dot += q * int64(x[i])
+				size += abs(q * int64(x[i]))
 			}
-			add(float64(f16At(blk)) * float64(dx) * float64(dot))
+			scale := float64(f16At(blk)) * float64(dx)
+			sum += scale * float64(dot)
+			mag += math.Abs(scale) * float64(size)
 			if typ == gguf.Q4_1 {
-				add(float64(f16At(blk[2:])) * float64(sx))
+				m := float64(f16At(blk[2:])) * float64(sx)
+				sum += m
+				mag += math.Abs(m)
 			}
 		case gguf.Q4_K, gguf.Q5_K:
 			ns := v.cols / 256
 			x, dx := v.q[t*v.cols+256*b:], float64(v.d[t*ns+b])
-			var isum, msum int64
+			var isum, msum, isize, msize int64
 			for k := range 8 {
 				sc, mn := scaleMinK4(k, blk[4:16])
-				var dot, xs int64
+				var dot, xs, size int64
 				for i := range 32 {
 					q := int64(blk[16+32*(k/2)+i] >> (4 * (k % 2)) & 0xf)
 					if typ == gguf.Q5_K {
 						q = int64(blk[48+32*(k/2)+i]>>(4*(k%2))&0xf) | int64(blk[16+i]>>k&1)<<4
 					}
 					dot += q * int64(x[32*k+i])
+					size += abs(q * int64(x[32*k+i]))
 					xs += int64(x[32*k+i])
 				}
 				isum += int64(sc) * dot
+				isize += int64(sc) * size
 				msum += int64(mn) * xs
+				msize += abs(int64(mn) * xs)
 			}
-			add(dx * float64(f16At(blk)) * float64(isum))
-			add(-dx * float64(f16At(blk[2:])) * float64(msum))
+			d, dmin := dx*float64(f16At(blk)), dx*float64(f16At(blk[2:]))
+			sum += d*float64(isum) - dmin*float64(msum)
+			mag += math.Abs(d)*float64(isize) + math.Abs(dmin)*float64(msize)
 		case gguf.Q6_K:
 			ns := v.cols / 256
 			x, dx := v.q[t*v.cols+256*b:], float64(v.d[t*ns+b])
-			var isum int64
+			var isum, size int64
 			for i := range 256 {
 				h, r := i/128, i%128
 				lo := blk[64*h+r%64] >> (4 * uint(r/64)) & 0xf
 				hi := blk[128+32*h+r%32] >> (2 * uint(r/32)) & 3
-				isum += int64(int8(blk[192+i/16])) * (int64(lo|hi<<4) - 32) * int64(x[i])
+				p := int64(int8(blk[192+i/16])) * (int64(lo|hi<<4) - 32) * int64(x[i])
+				isum += p
+				size += abs(p)
 			}
-			add(dx * float64(f16At(blk[208:])) * float64(isum))
+			d := dx * float64(f16At(blk[208:]))
+			sum += d * float64(isum)
+			mag += math.Abs(d) * float64(size)
 		}
 	}
 	return sum, mag, terms
@@ -487,4 +505,32 @@ func TestPreparedVecs(t *testing.T) {
 		}
 	}()
 	q4k.MulVec(make([]float32, 4), &v, 0, 4)
+}
+
+// TestKernelsSameBits checks that the AVX2 and the VNNI kernels give the
+// same bits: their integer sums are exact and their float operations the
+// same, so a model decodes the same tokens on either kind of CPU.
+func TestKernelsSameBits(t *testing.T) {
+	if !hasVNNI {
+		t.Skip("this CPU has no AVX-512 VNNI to compare with AVX2")
+	}
+	defer func(a, v bool) { useAVX2, useVNNI = a, v }(useAVX2, useVNNI)
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, typ := range types {
+		rows, cols, n := 37, 5*max(typ.BlockSize(), 32), 6
+		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		var v Vec
+		m.PrepareBatch(randomInput(rng, n*cols), n, &v)
+		var outs [2][]float32
+		for i, vnni := range []bool{false, true} {
+			useAVX2, useVNNI = true, vnni
+			outs[i] = make([]float32, n*rows)
+			m.MulBatch(outs[i], &v, 0, n, 0, rows)
+		}
+		for k := range outs[0] {
+			if math.Float32bits(outs[0][k]) != math.Float32bits(outs[1][k]) {
+				t.Fatalf("%v: input %d row %d: AVX2 %g, VNNI %g", typ, k/rows, k%rows, outs[0][k], outs[1][k])
+			}
+		}
+	}
 }

@@ -34,9 +34,10 @@ type Vec struct {
 	sum []int32
 
 	// kindQ8K: for each input, its super-blocks of 256 in order: quants
-	// in q[256j:256j+256], the scale in d[j], and the sums of every 16
-	// quants in bsum[16j:16j+16].
+	// in q[256j:256j+256], the scale in d[j], the sums of every 16
+	// quants in bsum[16j:16j+16] and of every 32 in xs[8j:8j+8].
 	bsum []int16
+	xs   []int16
 }
 
 // vecKind is a way of preparing inputs.
@@ -158,6 +159,7 @@ func (v *Vec) quantizeK(x []float32, n, cols int) {
 	v.q = grow(v.q, n*cols)
 	v.d = grow(v.d, n*ns)
 	v.bsum = grow(v.bsum, n*16*ns)
+	v.xs = grow(v.xs, n*8*ns)
 	for j := range n * ns {
 		q := v.q[256*j : 256*j+256]
 		v.d[j] = quantize8(q, x[256*j:256*j+256])
@@ -167,6 +169,9 @@ func (v *Vec) quantizeK(x []float32, n, cols int) {
 				s += int16(c)
 			}
 			v.bsum[16*j+k] = s
+		}
+		for k := range 8 {
+			v.xs[8*j+k] = v.bsum[16*j+2*k] + v.bsum[16*j+2*k+1]
 		}
 	}
 }

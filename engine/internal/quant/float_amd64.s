@@ -13,6 +13,10 @@
 // sets out[r] to the sum over the first n columns (a multiple of 8, at
 // least 8) of row r, which starts at w + r·stride bytes.
 
+// AHEAD is how far ahead the kernels ask for the weights (see
+// q32_amd64.s).
+#define AHEAD 5120
+
 #define F16_LOAD(off, dst) VCVTPH2PS off(SI)(AX*1), dst
 
 #define BF16_LOAD(off, dst) \
@@ -35,6 +39,7 @@ row:                           \
 loop32:                        \
 	CMPQ   DX, $32;            \
 	JLT    loop8;              \
+	PREFETCHT0 AHEAD(SI)(AX*1); \
 	LOAD(0, Y4);               \
 	LOAD(16, Y5);              \
 	LOAD(32, Y6);              \

@@ -77,6 +77,15 @@ DATA k6shuf<>+112(SB)/8, $0x0f0e0f0e0f0e0f0e
 DATA k6shuf<>+120(SB)/8, $0x0f0e0f0e0f0e0f0e
 GLOBL k6shuf<>(SB), RODATA|NOPTR, $128
 
+// AHEAD is how far ahead the kernels ask for the weights (see
+// q32_amd64.s).
+#define AHEAD 5120
+
+#define PREFETCH3 \
+	PREFETCHT0 AHEAD(SI);     \
+	PREFETCHT0 AHEAD+64(SI);  \
+	PREFETCHT0 AHEAD+128(SI)
+
 #define ARGS \
 	MOVQ rows+0(FP), CX; \
 	MOVQ w+16(FP), SI;   \
@@ -183,6 +192,7 @@ q4k_row:
 	START_ROW
 
 q4k_super:
+	PREFETCH3
 	K4_SCALES
 	VPXOR Y6, Y6, Y6
 	K4_CHUNK(16)
@@ -224,6 +234,7 @@ q5k_row:
 	START_ROW
 
 q5k_super:
+	PREFETCH3
 	K4_SCALES
 	VMOVDQU 16(SI), Y11
 	VPXOR   Y6, Y6, Y6
@@ -291,6 +302,8 @@ q6k_row:
 	START_ROW
 
 q6k_super:
+	PREFETCH3
+	PREFETCHT0 AHEAD+192(SI)
 	// The quants are stored as q + 32: the sums start at −32·Σ_k
 	// scale_k·(the input's sum of sub-block k).
 	VPMOVSXBW    192(SI), Y2

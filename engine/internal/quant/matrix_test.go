@@ -534,3 +534,41 @@ func TestKernelsSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestMulVecAccuracy measures how far MulVec is from the product of the
+// dequantized matrix with x in float64, on matrices of SmolLM2-135M's
+// MLP width, and checks it is within what quantizing x to 8 bits allows
+// (quantError, with float32's rounding). With -v it logs the largest
+// difference of each type relative to the row's Σ|w·x| and to the
+// largest output.
+func TestMulVecAccuracy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const rows, cols = 64, 1536
+	for _, typ := range types {
+		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		w := make([]float32, rows*cols)
+		m.Dequantize(w)
+		x := randomInput(rng, cols)
+		var v Vec
+		m.Prepare(x, &v)
+		out := make([]float32, rows)
+		m.MulVec(out, &v, 0, rows)
+		var worstTerms, worstDiff, largest float64
+		for r := range rows {
+			wr := w[r*cols : (r+1)*cols]
+			want, mag := exactProduct(wr, x)
+			d := math.Abs(float64(out[r]) - want)
+			bound := float64(cols+16) * u * mag
+			if v.kind != kindFloat {
+				bound += quantError(wr, x, v.block())
+			}
+			if !(d <= bound) {
+				t.Errorf("%v row %d: %g, float64 %g: difference %g, more than %g", typ, r, out[r], want, d, bound)
+			}
+			worstTerms = max(worstTerms, d/mag)
+			worstDiff = max(worstDiff, d)
+			largest = max(largest, math.Abs(want))
+		}
+		t.Logf("%-4v largest difference: %.2e of the row's Σ|w·x|, %.2e of the largest output", typ, worstTerms, worstDiff/largest)
+	}
+}

@@ -72,6 +72,17 @@ func q5kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out
 //go:noescape
 func q6kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
 
+// The same with AVX-512 VNNI, which scales and adds in one instruction.
+
+//go:noescape
+func q4kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
+//go:noescape
+func q5kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
+//go:noescape
+func q6kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+
 // The F16 and BF16 products with one input, a row at a time (see
 // float_amd64.s), with AVX2.
 

@@ -65,3 +65,15 @@ func f16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32) {
 func bf16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32) {
 	panic("quant: no kernels on this architecture")
 }
+
+func q4kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q5kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q6kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
+	panic("quant: no kernels on this architecture")
+}

@@ -37,10 +37,20 @@ func (m *kMatrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	if useAVX2 {
 		kern, sums := q4kVecAVX2, v.xs
 		switch m.typ {
+		case gguf.Q4_K:
+			if useVNNI {
+				kern = q4kVecVNNI
+			}
 		case gguf.Q5_K:
 			kern = q5kVecAVX2
+			if useVNNI {
+				kern = q5kVecVNNI
+			}
 		case gguf.Q6_K:
 			kern, sums = q6kVecAVX2, v.bsum
+			if useVNNI {
+				kern = q6kVecVNNI
+			}
 		}
 		per := len(sums) / v.n // sums an input
 		for t := t0; t < t1; t++ {

@@ -7,7 +7,9 @@
 // multiplies by the sub-block's scale into 8 32-bit sums; these add up
 // over the super-block in integers, and become float once per super-block
 // (times d and the input's scale). The 16-bit sums cannot overflow: the
-// weights are below 64 and the input's quants at most 127 in size.
+// weights are below 64 and the input's quants at most 127 in size. The
+// VNNI kernels do VPMADDWD and the addition in one VPDPWSSD (AVX-512
+// VNNI and VL) and give the same bits.
 //
 //	func(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
 //
@@ -164,16 +166,23 @@ GLOBL k6shuf<>(SB), RODATA|NOPTR, $128
 	VBROADCASTSS X4, Y4
 
 // K_DOTS adds the products of sub-blocks 2c and 2c+1 (unsigned quants in
-// Y7 and Y8) with the input to Y6.
-#define K_DOTS(c) \
+// Y7 and Y8) with the input to Y6, scaled by SCALED.
+#define K_DOTS(c, SCALED) \
 	VPMADDUBSW 64*c(R8), Y7, Y7;         \
 	VPMADDUBSW 64*c+32(R8), Y8, Y8;      \
 	VPSHUFB    k4shuf<>+64*c(SB), Y2, Y9;  \
 	VPSHUFB    k4shuf<>+64*c+32(SB), Y2, Y10; \
-	VPMADDWD   Y9, Y7, Y7;               \
-	VPMADDWD   Y10, Y8, Y8;              \
-	VPADDD     Y7, Y6, Y6;               \
-	VPADDD     Y8, Y6, Y6
+	SCALED(Y9, Y7);                      \
+	SCALED(Y10, Y8)
+
+// SCALED adds the 16-bit sums in p times the 16-bit scales in sc to Y6,
+// in 32 bits: with AVX2, or in one instruction with AVX-512 VNNI.
+#define SCALED_AVX2(sc, p) \
+	VPMADDWD sc, p, p;  \
+	VPADDD   p, Y6, Y6
+
+#define SCALED_VNNI(sc, p) \
+	VPDPWSSD sc, p, Y6
 
 // K4_CHUNK sets Y7 and Y8 to the quants of sub-blocks 2c and 2c+1, the
 // low and high nibbles of the 32 bytes at off.
@@ -183,33 +192,37 @@ GLOBL k6shuf<>(SB), RODATA|NOPTR, $128
 	VPAND   Y15, Y7, Y7;  \
 	VPAND   Y15, Y8, Y8
 
-// func q4kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
-TEXT ·q4kVecAVX2(SB), NOSPLIT, $0-56
-	ARGS
-	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15)
-
-q4k_row:
-	START_ROW
-
-q4k_super:
-	PREFETCH3
-	K4_SCALES
-	VPXOR Y6, Y6, Y6
-	K4_CHUNK(16)
-	K_DOTS(0)
-	K4_CHUNK(48)
-	K_DOTS(1)
-	K4_CHUNK(80)
-	K_DOTS(2)
-	K4_CHUNK(112)
-	K_DOTS(3)
-	END_SUPER(144, 16)
-	JNZ q4k_super
-	END_ROW
-	DECQ CX
-	JNZ  q4k_row
-	VZEROUPPER
+#define Q4K_KERNEL(name, SCALED) \
+TEXT name(SB), NOSPLIT, $0-56;                 \
+	ARGS;                                      \
+	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15);   \
+row:                                           \
+	START_ROW;                                 \
+super:                                         \
+	PREFETCH3;                                 \
+	K4_SCALES;                                 \
+	VPXOR Y6, Y6, Y6;                          \
+	K4_CHUNK(16);                              \
+	K_DOTS(0, SCALED);                         \
+	K4_CHUNK(48);                              \
+	K_DOTS(1, SCALED);                         \
+	K4_CHUNK(80);                              \
+	K_DOTS(2, SCALED);                         \
+	K4_CHUNK(112);                             \
+	K_DOTS(3, SCALED);                         \
+	END_SUPER(144, 16);                        \
+	JNZ super;                                 \
+	END_ROW;                                   \
+	DECQ CX;                                   \
+	JNZ  row;                                  \
+	VZEROUPPER;                                \
 	RET
+
+// func q4kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+Q4K_KERNEL(·q4kVecAVX2, SCALED_AVX2)
+
+// func q4kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+Q4K_KERNEL(·q4kVecVNNI, SCALED_VNNI)
 
 // K5_CHUNK is K4_CHUNK with the fifth bits: bit k of each of the 32 qh
 // bytes (Y11) is the top bit of sub-block k's quants, moved to bit 4 by
@@ -224,48 +237,51 @@ q4k_super:
 	VPAND   Y14, Y10, Y10;  \
 	VPOR    Y10, Y8, Y8
 
-// func q5kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
-TEXT ·q5kVecAVX2(SB), NOSPLIT, $0-56
-	ARGS
-	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15)
-	BYTE_MASK(0x1010101010101010, Y14, X14)
-
-q5k_row:
-	START_ROW
-
-q5k_super:
-	PREFETCH3
-	K4_SCALES
-	VMOVDQU 16(SI), Y11
-	VPXOR   Y6, Y6, Y6
-	K5_CHUNK(48, VPSLLW, 4, VPSLLW, 3)
-	K_DOTS(0)
-	K5_CHUNK(80, VPSLLW, 2, VPSLLW, 1)
-	K_DOTS(1)
-	K5_CHUNK(112, VPSLLW, 0, VPSRLW, 1)
-	K_DOTS(2)
-	K5_CHUNK(144, VPSRLW, 2, VPSRLW, 3)
-	K_DOTS(3)
-	END_SUPER(176, 16)
-	JNZ q5k_super
-	END_ROW
-	DECQ CX
-	JNZ  q5k_row
-	VZEROUPPER
+#define Q5K_KERNEL(name, SCALED) \
+TEXT name(SB), NOSPLIT, $0-56;                 \
+	ARGS;                                      \
+	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15);   \
+	BYTE_MASK(0x1010101010101010, Y14, X14);   \
+row:                                           \
+	START_ROW;                                 \
+super:                                         \
+	PREFETCH3;                                 \
+	K4_SCALES;                                 \
+	VMOVDQU 16(SI), Y11;                       \
+	VPXOR   Y6, Y6, Y6;                        \
+	K5_CHUNK(48, VPSLLW, 4, VPSLLW, 3);        \
+	K_DOTS(0, SCALED);                         \
+	K5_CHUNK(80, VPSLLW, 2, VPSLLW, 1);        \
+	K_DOTS(1, SCALED);                         \
+	K5_CHUNK(112, VPSLLW, 0, VPSRLW, 1);       \
+	K_DOTS(2, SCALED);                         \
+	K5_CHUNK(144, VPSRLW, 2, VPSRLW, 3);       \
+	K_DOTS(3, SCALED);                         \
+	END_SUPER(176, 16);                        \
+	JNZ super;                                 \
+	END_ROW;                                   \
+	DECQ CX;                                   \
+	JNZ  row;                                  \
+	VZEROUPPER;                                \
 	RET
+
+// func q5kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+Q5K_KERNEL(·q5kVecAVX2, SCALED_AVX2)
+
+// func q5kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+Q5K_KERNEL(·q5kVecVNNI, SCALED_VNNI)
 
 // K6_DOT adds the products of 32 quants (Y10, unsigned: q + 32) with the
 // input's at xoff, times the scales of their two sub-blocks of 16, to Y6.
-#define K6_DOT(xoff, c) \
+#define K6_DOT(xoff, c, SCALED) \
 	VPMADDUBSW xoff(R8), Y10, Y10;        \
 	VPSHUFB    k6shuf<>+32*c(SB), Y3, Y12; \
-	VPMADDWD   Y12, Y10, Y10;             \
-	VPADDD     Y10, Y6, Y6
+	SCALED(Y12, Y10)
 
 // K6_HALF does half h of a Q6_K super-block (see dequantizeQ6_K): perm
 // puts its 8 scales in both lanes of Y3; Y7, Y8 hold the low 4 bits of
 // its quants, Y9 the top 2 (Y15: 0x0f bytes, Y14: 0x30).
-#define K6_HALF(h, perm) \
+#define K6_HALF(h, perm, SCALED) \
 	VPERMQ  $perm, Y2, Y3;          \
 	VMOVDQU 64*h(SI), Y7;           \
 	VMOVDQU 64*h+32(SI), Y8;        \
@@ -274,54 +290,58 @@ q5k_super:
 	VPSLLW  $4, Y9, Y11;            \
 	VPAND   Y14, Y11, Y11;          \
 	VPOR    Y11, Y10, Y10;          \
-	K6_DOT(128*h, 0);               \
+	K6_DOT(128*h, 0, SCALED);               \
 	VPAND   Y15, Y8, Y10;           \
 	VPSLLW  $2, Y9, Y11;            \
 	VPAND   Y14, Y11, Y11;          \
 	VPOR    Y11, Y10, Y10;          \
-	K6_DOT(128*h+32, 1);            \
+	K6_DOT(128*h+32, 1, SCALED);            \
 	VPSRLW  $4, Y7, Y10;            \
 	VPAND   Y15, Y10, Y10;          \
 	VPAND   Y14, Y9, Y11;           \
 	VPOR    Y11, Y10, Y10;          \
-	K6_DOT(128*h+64, 2);            \
+	K6_DOT(128*h+64, 2, SCALED);            \
 	VPSRLW  $4, Y8, Y10;            \
 	VPAND   Y15, Y10, Y10;          \
 	VPSRLW  $2, Y9, Y11;            \
 	VPAND   Y14, Y11, Y11;          \
 	VPOR    Y11, Y10, Y10;          \
-	K6_DOT(128*h+96, 3)
+	K6_DOT(128*h+96, 3, SCALED)
+
+// Q6_K's quants are stored as q + 32: each super-block's sums start at
+// −32·Σ_k scale_k·(the input's sum of sub-block k).
+#define Q6K_KERNEL(name, SCALED) \
+TEXT name(SB), NOSPLIT, $0-56;                 \
+	ARGS;                                      \
+	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15);   \
+	BYTE_MASK(0x3030303030303030, Y14, X14);   \
+row:                                           \
+	START_ROW;                                 \
+super:                                         \
+	PREFETCH3;                                 \
+	PREFETCHT0   AHEAD+192(SI);                \
+	VPMOVSXBW    192(SI), Y2;                  \
+	VPMADDWD     (R10), Y2, Y6;                \
+	VPSLLD       $5, Y6, Y6;                   \
+	VPXOR        Y3, Y3, Y3;                   \
+	VPSUBD       Y6, Y3, Y6;                   \
+	MOVWLZX      208(SI), AX;                  \
+	VMOVD        AX, X4;                       \
+	VCVTPH2PS    X4, X4;                       \
+	VMULSS       (R9), X4, X4;                 \
+	VBROADCASTSS X4, Y4;                       \
+	K6_HALF(0, 0x44, SCALED);                  \
+	K6_HALF(1, 0xee, SCALED);                  \
+	END_SUPER(210, 32);                        \
+	JNZ super;                                 \
+	END_ROW;                                   \
+	DECQ CX;                                   \
+	JNZ  row;                                  \
+	VZEROUPPER;                                \
+	RET
 
 // func q6kVecAVX2(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
-TEXT ·q6kVecAVX2(SB), NOSPLIT, $0-56
-	ARGS
-	BYTE_MASK(0x0f0f0f0f0f0f0f0f, Y15, X15)
-	BYTE_MASK(0x3030303030303030, Y14, X14)
+Q6K_KERNEL(·q6kVecAVX2, SCALED_AVX2)
 
-q6k_row:
-	START_ROW
-
-q6k_super:
-	PREFETCH3
-	PREFETCHT0 AHEAD+192(SI)
-	// The quants are stored as q + 32: the sums start at −32·Σ_k
-	// scale_k·(the input's sum of sub-block k).
-	VPMOVSXBW    192(SI), Y2
-	VPMADDWD     (R10), Y2, Y6
-	VPSLLD       $5, Y6, Y6
-	VPXOR        Y3, Y3, Y3
-	VPSUBD       Y6, Y3, Y6
-	MOVWLZX      208(SI), AX
-	VMOVD        AX, X4
-	VCVTPH2PS    X4, X4
-	VMULSS       (R9), X4, X4
-	VBROADCASTSS X4, Y4
-	K6_HALF(0, 0x44)
-	K6_HALF(1, 0xee)
-	END_SUPER(210, 32)
-	JNZ q6k_super
-	END_ROW
-	DECQ CX
-	JNZ  q6k_row
-	VZEROUPPER
-	RET
+// func q6kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32)
+Q6K_KERNEL(·q6kVecVNNI, SCALED_VNNI)

@@ -113,28 +113,36 @@ func (m *f16Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	if m.bf16 {
 		kern = bf16VecAVX2
 	}
-	for t := t0; t < t1; t++ {
-		x, o := v.x[t*m.cols:(t+1)*m.cols], out[t*m.rows:(t+1)*m.rows]
+	// Chunks of rows that stay in the L1 cache for all the inputs.
+	inChunks(r0, r1, max(1, l1Bytes/(2*m.cols)), func(c0, c1 int) {
+		for t := t0; t < t1; t++ {
+			m.rowsF16(kern, n, out[t*m.rows:(t+1)*m.rows], v.x[t*m.cols:(t+1)*m.cols], c0, c1)
+		}
+	})
+}
+
+// rowsF16 sets o[r] = row r · x for r in [r0, r1), the first n columns
+// with kern.
+func (m *f16Matrix) rowsF16(kern func(rows, n int, w *byte, stride int, x *float32, out *float32), n int, o, x []float32, r0, r1 int) {
+	if n > 0 {
+		kern(r1-r0, n, &m.w[2*r0*m.cols], 2*m.cols, &x[0], &o[r0])
+	}
+	for r := r0; r < r1; r++ {
+		w := m.w[2*r*m.cols : 2*(r+1)*m.cols]
+		var acc float32
 		if n > 0 {
-			kern(r1-r0, n, &m.w[2*r0*m.cols], 2*m.cols, &x[0], &o[r0])
+			acc = o[r]
 		}
-		for r := r0; r < r1; r++ {
-			w := m.w[2*r*m.cols : 2*(r+1)*m.cols]
-			var acc float32
-			if n > 0 {
-				acc = o[r]
+		for j := n; j < m.cols; j++ {
+			h := uint16(w[2*j]) | uint16(w[2*j+1])<<8
+			var wj float32
+			if m.bf16 {
+				wj = math.Float32frombits(uint32(h) << 16)
+			} else {
+				wj = f16(h)
 			}
-			for j := n; j < m.cols; j++ {
-				h := uint16(w[2*j]) | uint16(w[2*j+1])<<8
-				var wj float32
-				if m.bf16 {
-					wj = math.Float32frombits(uint32(h) << 16)
-				} else {
-					wj = f16(h)
-				}
-				acc += wj * x[j]
-			}
-			o[r] = acc
+			acc += wj * x[j]
 		}
+		o[r] = acc
 	}
 }

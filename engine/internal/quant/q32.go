@@ -127,31 +127,33 @@ func (m *q32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 
 func (m *q32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	one, four := m.kernel(), m.batchKernel()
-	if four == nil {
-		for t := t0; t < t1; t++ {
-			m.mulInput(one, out[t*m.rows:(t+1)*m.rows], v, t, r0, r1)
-		}
-		return
-	}
 	// The rows go in chunks whose weights stay in the L1 cache while
-	// every input passes over them, four at a time, then one at a time.
-	chunk := 4 * max(1, l1Bytes/(m.pairs*m.pairBytes))
-	for c0 := r0; c0 < r1; {
-		c1 := min(r1, c0/4*4+chunk)
+	// every input passes over them, four at a time where there is a
+	// kernel for four, then one at a time.
+	inChunks(r0, r1, 4*max(1, l1Bytes/(m.pairs*m.pairBytes)), func(c0, c1 int) {
 		t := t0
-		for ; t+4 <= t1; t += 4 {
+		for ; four != nil && t+4 <= t1; t += 4 {
 			m.mulFour(four, out, v, t, c0, c1)
 		}
 		for ; t < t1; t++ {
 			m.mulInput(one, out[t*m.rows:(t+1)*m.rows], v, t, c0, c1)
 		}
-		c0 = c1
-	}
+	})
 }
 
 // l1Bytes is how many bytes of weights a batch product works on at a
 // time: well within a core's L1 data cache (32 kB or more).
 const l1Bytes = 16 << 10
+
+// inChunks calls f for [r0, r1) cut into chunks that end at multiples of
+// n (or at r1).
+func inChunks(r0, r1, n int, f func(c0, c1 int)) {
+	for c0 := r0; c0 < r1; {
+		c1 := min(r1, c0/n*n+n)
+		f(c0, c1)
+		c0 = c1
+	}
+}
 
 // groupsKernel computes groups of 4 rows with one input (q32_amd64.s).
 type groupsKernel func(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)

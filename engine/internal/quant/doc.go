@@ -14,4 +14,12 @@
 // types the input vector is first quantized to 8 bits per number too,
 // with a float32 scale per block (Prepare), so that the inner loop is a
 // dot product of small integers, which the processor does 32 at a time.
+//
+// On amd64 the products are assembly kernels: with AVX2, FMA and F16C
+// (VPMADDUBSW and VPMADDWD for the integer dot products), and where the
+// CPU has AVX-512 VNNI, kernels that use VPDPBUSD and VPDPWSSD instead
+// and give the same bits. Elsewhere, and on CPUs without AVX2, they are
+// in plain Go. Either way each output is computed by one goroutine in
+// one order, whatever part of the rows or inputs it is given, so the
+// results do not depend on how the work is shared among cores.
 package quant

@@ -11,6 +11,8 @@ import (
 // weights of 16 or 32 bits.
 
 // f32Matrix is an F32 matrix; its products are engine/internal/kernel's.
+// They allocate a little when a range of rows starts or ends inside a
+// four of rows (kernel.Gemv's arguments escape).
 type f32Matrix struct {
 	rows, cols int
 	w          []float32
@@ -30,54 +32,57 @@ func (m *f32Matrix) kind() vecKind { return kindFloat }
 
 // kernel.Gemv and kernel.MulT sum the rows below the last multiple of 4
 // in fours, with the kernels, and the rows after it one by one, so the
-// bits of a row depend on how its range is cut. fours cuts [r0, r1) into
-// pieces that are whole fours below that multiple, or rows above it
-// (whole), and fours cut by r0 or r1 (part: the four from f, of which
-// rows lo to hi are wanted), which the caller computes whole and copies
-// from. Each row is then computed the same way whatever the range.
-func fours(rows, r0, r1 int, whole func(lo, hi int), part func(f, lo, hi int)) {
+// bits of a row depend on how its range is cut. So the products cut
+// [r0, r1) into whole fours below that multiple and the rows above it,
+// which go straight to out, and fours cut by r0 or r1, which are computed
+// whole and the rows wanted copied: each row is then computed the same
+// way whatever the range.
+
+// nextPiece returns the next piece of [lo, r1) (see above): [lo, hi),
+// and f, the start of the four to compute whole, or −1 if the piece goes
+// straight to out.
+func nextPiece(rows, lo, r1 int) (hi, f int) {
 	tail := rows / 4 * 4
-	for lo := r0; lo < r1; {
-		if lo >= tail {
-			whole(lo, r1)
-			return
-		}
-		f := lo / 4 * 4
-		if lo > f || r1 < f+4 {
-			hi := min(f+4, r1)
-			part(f, lo, hi)
-			lo = hi
-			continue
-		}
-		hi := min(r1, tail) / 4 * 4
-		whole(lo, hi)
-		lo = hi
+	switch {
+	case lo >= tail:
+		return r1, -1
+	case lo%4 != 0 || r1 < lo/4*4+4:
+		return min(lo/4*4+4, r1), lo / 4 * 4
 	}
+	return min(r1, tail) / 4 * 4, -1
 }
 
 func (m *f32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 	x, k := v.x[:m.cols], m.cols
-	fours(m.rows, r0, r1, func(lo, hi int) {
-		kernel.Gemv(out[lo:hi], x, m.w[lo*k:hi*k])
-	}, func(f, lo, hi int) {
-		var four [4]float32
-		kernel.Gemv(four[:], x, m.w[f*k:(f+4)*k])
-		copy(out[lo:hi], four[lo-f:hi-f])
-	})
+	for lo := r0; lo < r1; {
+		hi, f := nextPiece(m.rows, lo, r1)
+		if f < 0 {
+			kernel.Gemv(out[lo:hi], x, m.w[lo*k:hi*k])
+		} else {
+			var four [4]float32
+			kernel.Gemv(four[:], x, m.w[f*k:(f+4)*k])
+			copy(out[lo:hi], four[lo-f:hi-f])
+		}
+		lo = hi
+	}
 }
 
 func (m *f32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	n, k := t1-t0, m.cols
 	x := v.x[t0*k : t1*k]
-	fours(m.rows, r0, r1, func(lo, hi int) {
-		kernel.MulT(n, hi-lo, k, x, k, m.w[lo*k:hi*k], k, out[t0*m.rows+lo:], m.rows)
-	}, func(f, lo, hi int) {
-		var four [4]float32
-		for t := range n {
-			kernel.MulT(1, 4, k, x[t*k:(t+1)*k], k, m.w[f*k:(f+4)*k], k, four[:], 4)
-			copy(out[(t0+t)*m.rows+lo:(t0+t)*m.rows+hi], four[lo-f:hi-f])
+	for lo := r0; lo < r1; {
+		hi, f := nextPiece(m.rows, lo, r1)
+		if f < 0 {
+			kernel.MulT(n, hi-lo, k, x, k, m.w[lo*k:hi*k], k, out[t0*m.rows+lo:], m.rows)
+		} else {
+			var four [4]float32
+			for t := range n {
+				kernel.MulT(1, 4, k, x[t*k:(t+1)*k], k, m.w[f*k:(f+4)*k], k, four[:], 4)
+				copy(out[(t0+t)*m.rows+lo:(t0+t)*m.rows+hi], four[lo-f:hi-f])
+			}
 		}
-	})
+		lo = hi
+	}
 }
 
 // f16Matrix is an F16 or BF16 matrix as GGUF stores it.
@@ -114,11 +119,13 @@ func (m *f16Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 		kern = bf16VecAVX2
 	}
 	// Chunks of rows that stay in the L1 cache for all the inputs.
-	inChunks(r0, r1, max(1, l1Bytes/(2*m.cols)), func(c0, c1 int) {
+	chunk := max(1, l1Bytes/(2*m.cols))
+	for c0 := r0; c0 < r1; c0 += chunk {
+		c1 := min(r1, c0+chunk)
 		for t := t0; t < t1; t++ {
 			m.rowsF16(kern, n, out[t*m.rows:(t+1)*m.rows], v.x[t*m.cols:(t+1)*m.cols], c0, c1)
 		}
-	})
+	}
 }
 
 // rowsF16 sets o[r] = row r · x for r in [r0, r1), the first n columns

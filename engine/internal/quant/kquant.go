@@ -54,11 +54,13 @@ func (m *kMatrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 		}
 		per := len(sums) / v.n // sums an input
 		// Chunks of rows that stay in the L1 cache for all the inputs.
-		inChunks(r0, r1, max(1, l1Bytes/m.rowBytes), func(c0, c1 int) {
+		chunk := max(1, l1Bytes/m.rowBytes)
+		for c0 := r0; c0 < r1; c0 += chunk {
+			c1 := min(r1, c0+chunk)
 			for t := t0; t < t1; t++ {
 				kern(c1-c0, ns, &m.w[c0*m.rowBytes], &v.q[t*m.cols], &v.d[t*ns], &sums[t*per], &out[t*m.rows+c0])
 			}
-		})
+		}
 		return
 	}
 	dot := kDots[m.typ]

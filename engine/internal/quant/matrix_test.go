@@ -572,3 +572,36 @@ func TestMulVecAccuracy(t *testing.T) {
 		t.Logf("%-4v largest difference: %.2e of the row's Σ|w·x|, %.2e of the largest output", typ, worstTerms, worstDiff/largest)
 	}
 }
+
+// TestNoAllocations checks that Prepare, MulVec and MulBatch allocate
+// nothing once a Vec has held an input as large: a decoding step makes
+// hundreds of products. (F32 products do allocate when a range of rows
+// starts or ends inside a four, which the engine's ranges do not.)
+func TestNoAllocations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	paths(t, func(t *testing.T) {
+		for _, typ := range types {
+			rows, cols, n := 21, 3*max(typ.BlockSize(), 32), 5
+			m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+			x := randomInput(rng, n*cols)
+			out := make([]float32, n*rows)
+			var v, batch Vec
+			m.Prepare(x[:cols], &v)
+			m.PrepareBatch(x, n, &batch)
+			lo, hi := 3, 17
+			if typ == gguf.F32 {
+				lo, hi = 4, 16
+			}
+			if a := testing.AllocsPerRun(10, func() {
+				m.Prepare(x[cols:2*cols], &v)
+				m.MulVec(out, &v, 0, rows)
+				m.MulVec(out, &v, lo, hi)
+				m.PrepareBatch(x, n, &batch)
+				m.MulBatch(out, &batch, 0, n, 0, rows)
+				m.MulBatch(out, &batch, 1, 4, lo, hi)
+			}); a != 0 {
+				t.Errorf("%v: %g allocations a run", typ, a)
+			}
+		}
+	})
+}

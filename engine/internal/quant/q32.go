@@ -110,10 +110,17 @@ func (m *q32Matrix) getBlock(r, b int, blk []byte) {
 
 func (m *q32Matrix) row(i int, dst []float32) {
 	var blk [34]byte
-	deq := dequantizers[m.typ]
 	for b := range m.cols / 32 {
 		m.getBlock(i, b, blk[:])
-		deq(dst[32*b:32*b+32], blk[:])
+		y := dst[32*b : 32*b+32]
+		switch m.typ {
+		case gguf.Q4_0:
+			dequantizeQ4_0(y, blk[:18])
+		case gguf.Q4_1:
+			dequantizeQ4_1(y, blk[:20])
+		case gguf.Q8_0:
+			dequantizeQ8_0(y, blk[:34])
+		}
 	}
 }
 
@@ -122,148 +129,111 @@ func (m *q32Matrix) bytes() int64 { return int64(len(m.w)) }
 func (m *q32Matrix) kind() vecKind { return kindQ8x32 }
 
 func (m *q32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
-	m.mulInput(m.kernel(), out, v, 0, r0, r1)
+	m.mulInput(out, v, 0, r0, r1)
 }
 
 func (m *q32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
-	one, four := m.kernel(), m.batchKernel()
 	// The rows go in chunks whose weights stay in the L1 cache while
 	// every input passes over them, four at a time where there is a
 	// kernel for four, then one at a time.
-	inChunks(r0, r1, 4*max(1, l1Bytes/(m.pairs*m.pairBytes)), func(c0, c1 int) {
+	chunk := 4 * max(1, l1Bytes/(m.pairs*m.pairBytes))
+	for c0 := r0; c0 < r1; {
+		c1 := min(r1, c0/chunk*chunk+chunk)
 		t := t0
-		for ; four != nil && t+4 <= t1; t += 4 {
-			m.mulFour(four, out, v, t, c0, c1)
+		for ; useVNNI && t+4 <= t1; t += 4 {
+			m.mulFour(out, v, t, c0, c1)
 		}
 		for ; t < t1; t++ {
-			m.mulInput(one, out[t*m.rows:(t+1)*m.rows], v, t, c0, c1)
+			m.mulInput(out[t*m.rows:(t+1)*m.rows], v, t, c0, c1)
 		}
-	})
+		c0 = c1
+	}
 }
 
 // l1Bytes is how many bytes of weights a batch product works on at a
 // time: well within a core's L1 data cache (32 kB or more).
 const l1Bytes = 16 << 10
 
-// inChunks calls f for [r0, r1) cut into chunks that end at multiples of
-// n (or at r1).
-func inChunks(r0, r1, n int, f func(c0, c1 int)) {
-	for c0 := r0; c0 < r1; {
-		c1 := min(r1, c0/n*n+n)
-		f(c0, c1)
-		c0 = c1
+// mulInput sets out[r] for r in [r0, r1) from input t of v. The groups
+// of 4 rows wholly in the range go straight to out; a group cut by r0 or
+// r1 is computed whole and the rows wanted copied, so that each row is
+// summed the same way whatever the range.
+func (m *q32Matrix) mulInput(out []float32, v *Vec, t, r0, r1 int) {
+	g0, g1 := (r0+3)/4, r1/4 // the whole groups
+	for g := r0 / 4; g < (r1+3)/4; {
+		if g0 <= g && g < g1 {
+			m.groupRun(v, t, g, g1-g, out[4*g:4*g1])
+			g = g1
+			continue
+		}
+		var scratch [4]float32
+		m.groupRun(v, t, g, 1, scratch[:])
+		lo, hi := max(r0, 4*g), min(r1, 4*g+4)
+		copy(out[lo:hi], scratch[lo-4*g:hi-4*g])
+		g++
 	}
 }
 
-// groupsKernel computes groups of 4 rows with one input (q32_amd64.s).
-type groupsKernel func(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-
-// batchKernel computes groups of 4 rows with 4 inputs
-// (q32batch_amd64.s).
-type batchKernel func(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int)
-
-// kernel is the fastest one-input kernel this CPU runs for m, or nil.
-func (m *q32Matrix) kernel() groupsKernel {
+// groupRun sets dst to the products of the n groups of 4 rows from g with
+// input t of v, with the fastest kernel this CPU runs (q32_amd64.s), or
+// in plain Go.
+func (m *q32Matrix) groupRun(v *Vec, t, g, n int, dst []float32) {
+	np := m.pairs
 	if !useAVX2 {
-		return nil
-	}
-	switch m.typ {
-	case gguf.Q4_0:
-		if useVNNI {
-			return q40VecVNNI
-		}
-		return q40VecAVX2
-	case gguf.Q4_1:
-		if useVNNI {
-			return q41VecVNNI
-		}
-		return q41VecAVX2
-	default:
-		if useVNNI {
-			return q80VecVNNI
-		}
-		return q80VecAVX2
-	}
-}
-
-// batchKernel is the four-input kernel for m, or nil if this CPU runs
-// none: there are only VNNI ones, which have the registers to hold 16
-// sums.
-func (m *q32Matrix) batchKernel() batchKernel {
-	if !useVNNI {
-		return nil
-	}
-	switch m.typ {
-	case gguf.Q4_0:
-		return q40BatchVNNI
-	case gguf.Q4_1:
-		return q41BatchVNNI
-	default:
-		return q80BatchVNNI
-	}
-}
-
-// byGroups calls whole for the groups of 4 rows wholly in [r0, r1), and
-// part for each group cut by r0 or r1, which the caller computes whole
-// and copies the rows wanted from, so that each row is summed the same
-// way whatever the range.
-func byGroups(r0, r1 int, whole func(g0, g1 int), part func(g int)) {
-	g0, g1 := (r0+3)/4, r1/4
-	if g0 >= g1 {
-		for g := r0 / 4; g < (r1+3)/4; g++ {
-			part(g)
+		for i := range n {
+			m.groupGo(g+i, v, t, (*[4]float32)(dst[4*i:]))
 		}
 		return
 	}
-	if r0 < 4*g0 {
-		part(g0 - 1)
+	w, x, d, s, sum, o := &m.w[g*np*m.pairBytes], &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np], &dst[0]
+	switch {
+	case m.typ == gguf.Q4_0 && useVNNI:
+		q40VecVNNI(n, np, w, x, d, s, sum, o)
+	case m.typ == gguf.Q4_0:
+		q40VecAVX2(n, np, w, x, d, s, sum, o)
+	case m.typ == gguf.Q4_1 && useVNNI:
+		q41VecVNNI(n, np, w, x, d, s, sum, o)
+	case m.typ == gguf.Q4_1:
+		q41VecAVX2(n, np, w, x, d, s, sum, o)
+	case useVNNI:
+		q80VecVNNI(n, np, w, x, d, s, sum, o)
+	default:
+		q80VecAVX2(n, np, w, x, d, s, sum, o)
 	}
-	whole(g0, g1)
-	if 4*g1 < r1 {
-		part(g1)
-	}
-}
-
-// mulInput sets out[r] for r in [r0, r1) from input t of v, with kern or
-// in plain Go if it is nil.
-func (m *q32Matrix) mulInput(kern groupsKernel, out []float32, v *Vec, t, r0, r1 int) {
-	np := m.pairs
-	groups := func(g, n int, dst []float32) {
-		if kern == nil {
-			for i := range n {
-				m.groupGo(g+i, v, t, (*[4]float32)(dst[4*i:]))
-			}
-			return
-		}
-		kern(n, np, &m.w[g*np*m.pairBytes], &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np], &dst[0])
-	}
-	byGroups(r0, r1, func(g0, g1 int) {
-		groups(g0, g1-g0, out[4*g0:4*g1])
-	}, func(g int) {
-		var scratch [4]float32
-		groups(g, 1, scratch[:])
-		lo, hi := max(r0, 4*g), min(r1, 4*g+4)
-		copy(out[lo:hi], scratch[lo-4*g:hi-4*g])
-	})
 }
 
 // mulFour sets out[t·rows + r] for inputs t to t+3 of v and r in [r0,
-// r1), with kern.
-func (m *q32Matrix) mulFour(kern batchKernel, out []float32, v *Vec, t, r0, r1 int) {
+// r1), as mulInput does for one, with the VNNI kernels for four inputs
+// (q32batch_amd64.s), which have the registers to hold 16 sums.
+func (m *q32Matrix) mulFour(out []float32, v *Vec, t, r0, r1 int) {
 	np := m.pairs
-	call := func(g, n int, dst *float32, ldo int) {
-		kern(n, np, &m.w[g*np*m.pairBytes], &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np], np, dst, ldo)
+	x, d, s, sum := &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np]
+	run := func(g, n int, o *float32, ldo int) {
+		w := &m.w[g*np*m.pairBytes]
+		switch m.typ {
+		case gguf.Q4_0:
+			q40BatchVNNI(n, np, w, x, d, s, sum, np, o, ldo)
+		case gguf.Q4_1:
+			q41BatchVNNI(n, np, w, x, d, s, sum, np, o, ldo)
+		default:
+			q80BatchVNNI(n, np, w, x, d, s, sum, np, o, ldo)
+		}
 	}
-	byGroups(r0, r1, func(g0, g1 int) {
-		call(g0, g1-g0, &out[t*m.rows+4*g0], m.rows)
-	}, func(g int) {
+	g0, g1 := (r0+3)/4, r1/4
+	for g := r0 / 4; g < (r1+3)/4; {
+		if g0 <= g && g < g1 {
+			run(g, g1-g, &out[t*m.rows+4*g], m.rows)
+			g = g1
+			continue
+		}
 		var scratch [4 * 4]float32
-		call(g, 1, &scratch[0], 4)
+		run(g, 1, &scratch[0], 4)
 		lo, hi := max(r0, 4*g), min(r1, 4*g+4)
 		for i := range 4 {
 			copy(out[(t+i)*m.rows+lo:(t+i)*m.rows+hi], scratch[4*i+lo-4*g:4*i+hi-4*g])
 		}
-	})
+		g++
+	}
 }
 
 // groupGo sets sums to the products of the 4 rows of group g with input t

@@ -91,3 +91,11 @@ func f16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32)
 
 //go:noescape
 func bf16VecAVX2(rows, n int, w *byte, stride int, x *float32, out *float32)
+
+// Quantizing inputs (see vec_amd64.s), with AVX2.
+
+//go:noescape
+func quantPairsAVX2(pairs int, x *float32, q *int8, d, s *float32, sum *int32)
+
+//go:noescape
+func quantSupersAVX2(supers int, x *float32, q *int8, d *float32, bsum *int16)

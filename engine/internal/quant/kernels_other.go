@@ -77,3 +77,11 @@ func q5kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out
 func q6kVecVNNI(rows, supers int, w *byte, x *int8, d *float32, sums *int16, out *float32) {
 	panic("quant: no kernels on this architecture")
 }
+
+func quantPairsAVX2(pairs int, x *float32, q *int8, d, s *float32, sum *int32) {
+	panic("quant: no kernels on this architecture")
+}
+
+func quantSupersAVX2(supers int, x *float32, q *int8, d *float32, bsum *int16) {
+	panic("quant: no kernels on this architecture")
+}

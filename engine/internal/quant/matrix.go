@@ -129,7 +129,8 @@ func (m *Matrix) Bytes() int64 { return m.impl.bytes() }
 // (K-quants) numbers; for F32, F16 and BF16 v keeps x itself, which must
 // then not change until the products are done. v's buffers are reused,
 // so Prepare allocates nothing once v has held an input as large. A
-// block with a NaN or an infinity makes every product with it NaN.
+// block with a NaN or an infinity makes every product with it NaN; one
+// whose numbers are all below 2⁻¹⁰⁰ in size counts as zeros.
 //
 // One Vec serves every matrix with the same Cols whose type prepares
 // inputs the same way (Prepared says which): the query, key and value

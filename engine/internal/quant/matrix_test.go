@@ -605,3 +605,78 @@ func TestNoAllocations(t *testing.T) {
 		}
 	})
 }
+
+// TestPrepareKernelsMatchGo checks that quantizing inputs with the AVX2
+// kernels gives bit for bit what quantize8 gives, on blocks with edge
+// values: all zeros, tiny, huge, halves to round, infinities and NaNs.
+func TestPrepareKernelsMatchGo(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	defer func(a, v bool) { useAVX2, useVNNI = a, v }(useAVX2, useVNNI)
+	rng := rand.New(rand.NewPCG(19, 20))
+	const n, cols = 3, 2560 // 80 blocks of 32, 10 of 256 an input
+	x := randomInput(rng, n*cols)
+	edges := []func(b []float32){
+		func(b []float32) { clear(b) },
+		func(b []float32) {
+			for i := range b {
+				b[i] = float32(rng.NormFloat64()) * 0x1p-110
+			}
+		},
+		func(b []float32) { // just below 2⁻¹⁰⁰, and just above
+			for i := range b {
+				b[i] = float32(rng.NormFloat64()) * 0x1p-104
+			}
+			b[0], b[1] = 0x1p-101, 0x1.fffffep-101
+		},
+		func(b []float32) {
+			for i := range b {
+				b[i] = float32(rng.NormFloat64()) * 0x1p-104
+			}
+			b[0] = 0x1p-100
+		},
+		func(b []float32) { b[7] = math.MaxFloat32; b[8] = -math.MaxFloat32 },
+		func(b []float32) { b[3] = float32(math.Inf(-1)) },
+		func(b []float32) { b[30] = float32(math.NaN()) },
+		func(b []float32) { // halves: 127·k/254 for a block whose largest is 1
+			for i := range b {
+				b[i] = float32(i-16) / 254
+			}
+			b[0] = 1
+		},
+		func(b []float32) { b[5] = 0x1p-149 }, // a subnormal, among normals
+	}
+	for i, edge := range edges {
+		edge(x[64*i : 64*i+32])                 // a block of 32
+		edge(x[cols+256*i : cols+256*i+256][:32]) // in a block of 256
+	}
+	var vs [2][2]Vec // [Go, AVX2][kind]
+	for i, avx2 := range []bool{false, true} {
+		useAVX2, useVNNI = avx2, false
+		vs[i][0].prepare(kindQ8x32, x, n, cols)
+		vs[i][1].prepare(kindQ8K, x, n, cols)
+	}
+	same := func(what string, a, b any) {
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s: Go and AVX2 differ", what)
+		}
+	}
+	for k := range 2 {
+		g, a := &vs[0][k], &vs[1][k]
+		same("quants", g.q, a.q)
+		same("sums", g.sum, a.sum)
+		same("sums of 16", g.bsum, a.bsum)
+		same("sums of 32", g.xs, a.xs)
+		for _, f := range []struct {
+			name string
+			g, a []float32
+		}{{"scales", g.d, a.d}, {"scaled sums", g.s, a.s}} {
+			for i := range f.g {
+				if !sameNumber(f.g[i], f.a[i]) {
+					t.Errorf("%v %s %d: Go %g, AVX2 %g", g.kind, f.name, i, f.g[i], f.a[i])
+				}
+			}
+		}
+	}
+}

@@ -87,29 +87,41 @@ func grow[T any](s []T, n int) []T {
 
 // quantize8 sets q to x's numbers as multiples of one scale d, the
 // largest magnitude over 127, rounded to the nearest (halves away from
-// zero), and returns d: x[i] ≈ d·q[i] within d/2. If x holds a NaN or an
-// infinity, q is all zeros and d is NaN.
+// zero), and returns d: x[i] ≈ d·q[i] within d/2 (and a rounding of
+// float32). A block whose largest magnitude is below 2⁻¹⁰⁰ is all zeros
+// with d = 0; one with a NaN or an infinity is all zeros with d NaN or
+// infinite, which makes every product with it NaN. The kernels of
+// vec_amd64.s do the same operations and give the same bits.
 func quantize8(q []int8, x []float32) float32 {
-	var amax float32
+	// The largest magnitude, compared as bits: for numbers of one sign
+	// the order of the bits is the order of the numbers, and NaNs and
+	// infinities are above every finite number.
+	var m uint32
 	for _, v := range x {
-		a := float32(math.Abs(float64(v)))
-		if !(a <= math.MaxFloat32) {
-			clear(q)
-			return float32(math.NaN())
-		}
-		amax = max(amax, a)
+		m = max(m, math.Float32bits(v)&^(1<<31))
 	}
-	if amax == 0 {
+	amax := math.Float32frombits(m)
+	if m < tinyBits || m >= infBits {
 		clear(q)
-		return 0
+		if m < tinyBits {
+			return 0
+		}
+		return amax / 127
 	}
-	// In float64 127/amax cannot overflow, even for a subnormal amax.
-	id := 127 / float64(amax)
+	id := 127 / amax
 	for i, v := range x {
-		q[i] = int8(max(-127, min(127, math.Round(float64(v)*id))))
+		f := v * id // at most 127 (and a rounding) in size
+		// Adding ±0.5 and truncating rounds halves away from zero.
+		half := math.Float32frombits(0x3f000000 | math.Float32bits(f)&(1<<31))
+		q[i] = int8(max(-127, min(127, int32(f+half))))
 	}
 	return amax / 127
 }
+
+const (
+	tinyBits = 0x0d800000 // 2⁻¹⁰⁰ as float32 bits
+	infBits  = 0x7f800000 // +Inf
+)
 
 // pairs is the number of pairs of blocks of 32 in cols numbers.
 func pairs(cols int) int { return (cols/32 + 1) / 2 }
@@ -124,7 +136,12 @@ func (v *Vec) quantize32(x []float32, n, cols int) {
 	var blk [32]int8
 	for t := range n {
 		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*8*np:]
-		for p := range np {
+		p0 := 0 // the pairs left to do in Go
+		if useAVX2 && nb >= 2 {
+			p0 = nb / 2
+			quantPairsAVX2(p0, &x[t*cols], &q[0], &d[0], &s[0], &sum[0])
+		}
+		for p := p0; p < np; p++ {
 			for h := range 2 {
 				var db float32
 				if b := 2*p + h; b < nb {
@@ -160,15 +177,20 @@ func (v *Vec) quantizeK(x []float32, n, cols int) {
 	v.d = grow(v.d, n*ns)
 	v.bsum = grow(v.bsum, n*16*ns)
 	v.xs = grow(v.xs, n*8*ns)
+	if useAVX2 {
+		quantSupersAVX2(n*ns, &x[0], &v.q[0], &v.d[0], &v.bsum[0])
+	}
 	for j := range n * ns {
-		q := v.q[256*j : 256*j+256]
-		v.d[j] = quantize8(q, x[256*j:256*j+256])
-		for k := range 16 {
-			var s int16
-			for _, c := range q[16*k : 16*k+16] {
-				s += int16(c)
+		if !useAVX2 {
+			q := v.q[256*j : 256*j+256]
+			v.d[j] = quantize8(q, x[256*j:256*j+256])
+			for k := range 16 {
+				var s int16
+				for _, c := range q[16*k : 16*k+16] {
+					s += int16(c)
+				}
+				v.bsum[16*j+k] = s
 			}
-			v.bsum[16*j+k] = s
 		}
 		for k := range 8 {
 			v.xs[8*j+k] = v.bsum[16*j+2*k] + v.bsum[16*j+2*k+1]

@@ -648,7 +648,7 @@ func TestPrepareKernelsMatchGo(t *testing.T) {
 		func(b []float32) { b[5] = 0x1p-149 }, // a subnormal, among normals
 	}
 	for i, edge := range edges {
-		edge(x[64*i : 64*i+32])                 // a block of 32
+		edge(x[64*i : 64*i+32])                   // a block of 32
 		edge(x[cols+256*i : cols+256*i+256][:32]) // in a block of 256
 	}
 	var vs [2][2]Vec // [Go, AVX2][kind]

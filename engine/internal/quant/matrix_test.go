@@ -476,7 +476,7 @@ func TestNewMatrixRejectsBadShapes(t *testing.T) {
 		{gguf.Type(77), 1, 32, 32},
 		{gguf.F32, 0, 4, 0},
 		{gguf.F32, 4, -1, 0},
-		{gguf.F32, 1 << 62, 1 << 2, 16},
+		{gguf.F32, math.MaxInt/4 + 1, 4, 16},
 	} {
 		if _, err := NewMatrix(c.typ, c.rows, c.cols, make([]byte, c.n)); err == nil {
 			t.Errorf("NewMatrix(%v, %d, %d, %d bytes) gave no error", c.typ, c.rows, c.cols, c.n)
@@ -676,6 +676,37 @@ func TestPrepareKernelsMatchGo(t *testing.T) {
 				if !sameNumber(f.g[i], f.a[i]) {
 					t.Errorf("%v %s %d: Go %g, AVX2 %g", g.kind, f.name, i, f.g[i], f.a[i])
 				}
+			}
+		}
+	}
+}
+
+// TestConcurrentRanges has goroutines share one product by ranges of
+// rows cut anywhere, as the engine's cores do: each writes only its rows
+// (go test -race checks), and together they give what one gives.
+func TestConcurrentRanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, typ := range types {
+		rows, cols := 43, 2*max(typ.BlockSize(), 32)
+		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		var v Vec
+		m.Prepare(randomInput(rng, cols), &v)
+		whole, shared := make([]float32, rows), make([]float32, rows)
+		m.MulVec(whole, &v, 0, rows)
+		bounds := []int{0, 5, 6, 13, 24, 30, 41, rows}
+		done := make(chan struct{})
+		for i := range len(bounds) - 1 {
+			go func() {
+				m.MulVec(shared, &v, bounds[i], bounds[i+1])
+				done <- struct{}{}
+			}()
+		}
+		for range len(bounds) - 1 {
+			<-done
+		}
+		for r := range rows {
+			if math.Float32bits(whole[r]) != math.Float32bits(shared[r]) {
+				t.Fatalf("%v row %d: %g shared, %g whole", typ, r, shared[r], whole[r])
 			}
 		}
 	}

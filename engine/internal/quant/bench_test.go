@@ -23,7 +23,8 @@ var kShapes = [][2]int{{576, 1536}, {2048, 2048}, {5632, 2048}, {2048, 5632}}
 
 // fromMemory is how many bytes of matrices a benchmark cycles through so
 // that each product reads its weights from memory, as a decoding step
-// does, rather than from a cache (this machine's largest is 32 MB).
+// does, rather than from a cache: more than the last-level caches of
+// today's processors hold.
 const fromMemory = 96 << 20
 
 // benchMulVec times MulVec on one core for each shape, on one matrix

@@ -181,7 +181,8 @@ func (m *Matrix) MulVec(out []float32, v *Vec, r0, r1 int) {
 // is (inputs × Rows), row-major, like the x it was prepared from. Each
 // weight is read once for several inputs. Cores can share the work by
 // inputs or by rows: each number is computed the same way whatever the
-// ranges, and the same way as MulVec computes it for that input alone.
+// ranges, and, for every type but F32 (whose batch product is
+// kernel.MulT), the same way as MulVec computes it for that input alone.
 // out must hold v's inputs × Rows numbers. It panics otherwise.
 func (m *Matrix) MulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	m.check("MulBatch", v, r0, r1)

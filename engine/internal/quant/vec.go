@@ -10,7 +10,9 @@ import "math"
 // (llama.cpp's Q8_0 and Q8_1), the K-quants blocks of 256 with the sums
 // of every 16 (llama.cpp's Q8_K). The scales are kept as float32, where
 // llama.cpp rounds some to f16. The zero Vec is ready to use; its
-// buffers grow to the largest input it has held and are reused.
+// buffers grow to the largest input it has held and are reused. Prepare
+// writes a Vec; the products only read it, so goroutines that share a
+// product share its Vec.
 type Vec struct {
 	kind    vecKind
 	n, cols int // inputs, numbers each

@@ -197,3 +197,21 @@ func BenchmarkSmolLM2Step(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewMatrix times making a Matrix from a file's bytes, which
+// rearranges Q4_1 and Q8_0 blocks: the load-time cost of the layout.
+func BenchmarkNewMatrix(b *testing.B) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, c := range []struct {
+		typ   gguf.Type
+		shape [2]int
+	}{{gguf.Q4_1, [2]int{1536, 576}}, {gguf.Q8_0, vocabShape}} {
+		data := randomWeights(rng, c.typ, c.shape[0], c.shape[1])
+		b.Run(fmt.Sprintf("%v/%dx%d", c.typ, c.shape[0], c.shape[1]), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				mustMatrix(b, c.typ, c.shape[0], c.shape[1], data)
+			}
+		})
+	}
+}

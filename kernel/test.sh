@@ -3,9 +3,10 @@
 # time on the terminal, and exits non-zero if any failed:
 #
 #   requirements   what the steps need: Go, Python with venv, Node.js with
-#                  npm, Chromium (kernel/require.sh); stops here if any is
-#                  missing, saying what to install
-#   install        kernel/install.sh: whatever is missing or out of date
+#                  npm, Chromium, bubblewrap (kernel/require.sh); stops here
+#                  if any is missing, saying what to install
+#   install        kernel/install.sh: whatever is missing or out of date,
+#                  the real model (SmolLM2-135M-Instruct) included
 #   vet            go vet ./...
 #   notebooks      every notebook in notebooks/, headless, through GoNB
 #   browser        notebook 01 run in JupyterLab in headless Chromium (its
@@ -26,6 +27,10 @@
 # step runs even if an earlier one failed, except when the requirements or
 # the install fail. At the end: the tests that were skipped, and why.
 set -uo pipefail
+
+# The install step downloads the real model, so a test that needs it fails
+# here when it is missing, rather than skipping (engine/internal/testmodel).
+export TOKENBYTOKEN_REQUIRE_MODELS=1
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -1,6 +1,8 @@
 package gguf
 
 import (
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -35,9 +37,7 @@ func fileLine(b []byte) string {
 }
 
 func openSmolLM2(t testing.TB) *File {
-	if _, err := os.Stat(smolLM2); err != nil {
-		t.Skipf("no SmolLM2 model (the install step downloads it): %v", err)
-	}
+	testmodel.Path(t, testmodel.SmolLM2)
 	f, err := Open(smolLM2)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package bpe
 
 import (
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +57,7 @@ func BenchmarkDecodeSmolLM2(b *testing.B) {
 }
 
 func BenchmarkNewSmolLM2(b *testing.B) {
-	smolLM2Tokenizer(b) // skips when the model is absent
-	spec, err := specFromGGUF(smolLM2Path)
+	spec, err := specFromGGUF(testmodel.Path(b, testmodel.SmolLM2))
 	if err != nil {
 		b.Fatal(err)
 	}

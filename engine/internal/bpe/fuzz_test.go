@@ -1,7 +1,10 @@
 package bpe
 
 import (
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -23,12 +26,14 @@ var fuzzTokenizers = sync.OnceValues(func() (map[string]*Tokenizer, error) {
 		}
 		toks[pre] = tok
 	}
-	if _, err := os.Stat(smolLM2Path); err == nil {
-		tok, err := smolLM2()
-		if err != nil {
-			return nil, err
+	if root, err := testmodel.Root(); err == nil {
+		if _, err := os.Stat(filepath.Join(root, testmodel.SmolLM2)); err == nil {
+			tok, err := smolLM2()
+			if err != nil {
+				return nil, err
+			}
+			toks["SmolLM2"] = tok
 		}
-		toks["SmolLM2"] = tok
 	}
 	return toks, nil
 })

@@ -9,32 +9,44 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 // The SmolLM2 model file is put in kernel/.models/ by the project's install
-// step, and llama.cpp's tokenizations of it are kept beside the checkout in
-// shared/models/smollm2/; the tests that need them skip when they are
-// absent.
-var (
-	smolLM2Path   = filepath.Join("..", "..", "..", "kernel", ".models", "smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
-	smolLM2Shared = filepath.Join("..", "..", "..", "..", "shared", "models", "smollm2")
-)
+// step (see testmodel), and llama.cpp's tokenizations of it are kept beside
+// the checkout in shared/models/smollm2/; the tests that need only the
+// latter skip when it is absent.
+var smolLM2Shared = filepath.Join("..", "..", "..", "..", "shared", "models", "smollm2")
+
+// specFromGGUF reads the tokenizer Spec of the GGUF file at path.
+func specFromGGUF(path string) (Spec, error) {
+	f, err := gguf.Open(path)
+	if err != nil {
+		return Spec{}, err
+	}
+	defer f.Close()
+	return SpecFromGGUF(f)
+}
 
 var smolLM2 = sync.OnceValues(func() (*Tokenizer, error) {
-	spec, err := specFromGGUF(smolLM2Path)
+	root, err := testmodel.Root()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := specFromGGUF(filepath.Join(root, testmodel.SmolLM2))
 	if err != nil {
 		return nil, err
 	}
 	return New(spec)
 })
 
-// smolLM2Tokenizer returns SmolLM2's tokenizer, or skips the test when the
-// model file is absent.
+// smolLM2Tokenizer returns SmolLM2's tokenizer; without the model file the
+// test is skipped, or fails where the install step has run.
 func smolLM2Tokenizer(t testing.TB) *Tokenizer {
 	t.Helper()
-	if _, err := os.Stat(smolLM2Path); err != nil {
-		t.Skipf("SmolLM2 model not present: %v", err)
-	}
+	testmodel.Path(t, testmodel.SmolLM2)
 	tok, err := smolLM2()
 	if err != nil {
 		t.Fatal(err)

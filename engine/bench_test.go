@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tokenbytoken/course/engine/internal/quant"
+)
 
 // Shapes for the benchmarks: the reference stories260K and a model shaped
 // like llama2.c's stories15M (random weights; speed does not depend on
@@ -71,9 +75,14 @@ func BenchmarkMatmul(b *testing.B) {
 	}
 	x := make([]float32, c.Dim)
 	out := make([]float32, c.VocabSize)
+	m, err := quant.NewMatrixF32(c.VocabSize, c.Dim, w)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var v quant.Vec
 	b.SetBytes(int64(4 * len(w)))
 	b.ReportAllocs()
 	for b.Loop() {
-		matmul(out, x, w)
+		matmul(out, x, m, &v)
 	}
 }

@@ -28,10 +28,25 @@ const newFormatMagic = 0x616b3432
 
 // Model is a Llama model: its shape and its weights.
 type Model struct {
-	Config  Config
+	Config Config
+	// Weights are a llama2.c model's weights, as float32, in the layout
+	// training works on. A model read from a GGUF file has none: its
+	// weights are its Matrices.
 	Weights *Weights
+	// Matrices are the weights of a model read from a GGUF file, each
+	// matrix in its own tensor type. For a llama2.c model it is nil, and
+	// the forward pass reads the Weights as float32 matrices.
+	Matrices *Matrices
 	// Name says where the model came from (a file path, or "default").
 	Name string
+
+	// The float32 Weights as Matrices, made on first use (see matrices):
+	// which Weights they were made for, and that Weights' first Wq
+	// number and shape, so that replacing either makes them again.
+	f32       *Matrices
+	f32of     *Weights
+	f32first  *float32
+	f32config Config
 }
 
 // LoadModel reads a llama2.c checkpoint from a file. A path that is not a

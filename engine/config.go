@@ -18,6 +18,29 @@ type Config struct {
 	// token embedding matrix. In the file, a negative vocab_size means it
 	// does not.
 	SharedClassifier bool
+
+	// RopeTheta is the base of the rotary position embeddings' angles,
+	// and NormEps the epsilon inside RMSNorm's square root. llama2.c's
+	// header has neither: 0 means its values, 10000 and 1e-5. A GGUF
+	// file states its own.
+	RopeTheta float64
+	NormEps   float64
+}
+
+// ropeTheta is RopeTheta, or llama2.c's 10000.
+func (c Config) ropeTheta() float64 {
+	if c.RopeTheta == 0 {
+		return 10000
+	}
+	return c.RopeTheta
+}
+
+// normEps is NormEps, or llama2.c's 1e-5, as a float32.
+func (c Config) normEps() float32 {
+	if c.NormEps == 0 {
+		return rmsEps
+	}
+	return float32(c.NormEps)
 }
 
 // Limits on each header field. They are far above any model that runs on a
@@ -82,6 +105,12 @@ func (c Config) Validate() error {
 	}
 	if c.NKVHeads > c.NHeads || c.NHeads%c.NKVHeads != 0 {
 		return fmt.Errorf("n_kv_heads = %d does not divide n_heads = %d", c.NKVHeads, c.NHeads)
+	}
+	if c.RopeTheta < 0 || c.RopeTheta != c.RopeTheta || c.RopeTheta > 1e12 {
+		return fmt.Errorf("rope theta = %v is out of range (0 for llama2.c's 10000, or up to 1e12)", c.RopeTheta)
+	}
+	if c.NormEps < 0 || c.NormEps != c.NormEps || c.NormEps > 1 {
+		return fmt.Errorf("norm epsilon = %v is out of range (0 for llama2.c's 1e-5, or up to 1)", c.NormEps)
 	}
 	if c.HeadSize()%2 != 0 {
 		return fmt.Errorf("head size dim/n_heads = %d is odd; rotary embeddings need pairs", c.HeadSize())

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/quant"
 )
 
 // State is one running sequence: the model, its KV cache and the scratch
@@ -36,6 +37,12 @@ type State struct {
 
 	rope  *ropeTable   // cos/sin of every rotation angle so far
 	batch *batchBuffer // scratch for batched passes, made on first use
+
+	// The step's inputs prepared for the matrices that read them (see
+	// Matrix.Prepare): xb for q, k and v (each its own, when their types
+	// cannot share one), the heads for wo, xb for the MLP's gate and up,
+	// hb for its down projection, x for the classifier.
+	vq, vk, vv, vo, v1, v3, v2, vcls quant.Vec
 
 	// The attention of the current decode step, for the cores to share
 	// by heads: heads, bound once to the state, does heads h0..h1-1 of
@@ -74,7 +81,7 @@ func (s *State) Reserve(positions int) error {
 			x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
 			hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
 			q: make([]float32, c.Dim), logits: make([]float32, c.VocabSize),
-			rope: &ropeTable{half: c.HeadSize() / 2},
+			rope: &ropeTable{half: c.HeadSize() / 2, theta: c.ropeTheta()},
 		}
 		if !s.noCache {
 			s.Cache = newKVCache(c)
@@ -141,9 +148,9 @@ func checkLogits(logits []float32, pos int) error {
 
 // forward is the Llama transformer, one token at a time.
 func (s *State) forward(token, pos int) {
-	m, w := s.Model, s.Model.Weights
+	m, w := s.Model, s.Model.matrices()
 	c := m.Config
-	dim, hidden := c.Dim, c.HiddenDim
+	eps := c.normEps()
 	x := s.x
 	prof := s.Profile
 	var t time.Time
@@ -152,15 +159,16 @@ func (s *State) forward(token, pos int) {
 	}
 
 	// The token's embedding starts the residual stream.
-	copy(x, w.TokenEmbedding[token*dim:(token+1)*dim])
+	w.Embedding.Row(token, x)
 	if prof != nil {
 		t = prof.tick(PartEmbedding, t, Cost{})
 	}
 
 	for l := range c.NLayers {
+		L := &w.Layers[l]
 		// Attention block: normalise, project to query/key/value, rotate
 		// by position, attend over the cache, project back, add.
-		rmsnorm(s.xb, x, w.RMSAtt[l*dim:(l+1)*dim])
+		rmsnorm(s.xb, x, L.RMSAtt, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
@@ -173,43 +181,57 @@ func (s *State) forward(token, pos int) {
 				s.groups = s.attendGroups
 			}
 			s.stepLayer, s.stepPos = l, pos
+			s.prepareQKV(L)
 			parallelFor(c.NKVHeads, true, s.groups)
-			inParallel(rowJob{out: s.xb, x: s.xb2, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
+			L.Wo.Prepare(s.xb2, &s.vo)
+			inParallel(rowJob{out: s.xb, v: &s.vo, w: L.Wo, residual: x})
 		} else {
 			// q, k and v are computed in one hand-off to the cores,
 			// each range of rows of q and k rotated as soon as it is
 			// done; then attention, the heads side by side into xb.
+			s.prepareQKV(L)
 			qkv := s.qkvJobs(l, pos)
 			inParallel(qkv[:]...)
 			s.attention(l, pos)
-			inParallel(rowJob{out: s.xb2, x: s.xb, w: w.Wo[l*dim*dim : (l+1)*dim*dim], residual: x})
+			L.Wo.Prepare(s.xb, &s.vo)
+			inParallel(rowJob{out: s.xb2, v: &s.vo, w: L.Wo, residual: x})
 		}
 		if prof != nil {
 			t = prof.tick(PartAttention, t, Cost{})
 		}
 
 		// MLP block (SwiGLU): w2(silu(w1·x) * w3·x), added to the stream.
-		rmsnorm(s.xb, x, w.RMSFFN[l*dim:(l+1)*dim])
+		rmsnorm(s.xb, x, L.RMSFFN, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		inParallel(rowJob{out: s.hb, x: s.xb, w: w.W1[l*hidden*dim : (l+1)*hidden*dim], up: s.hb2, wUp: w.W3[l*hidden*dim : (l+1)*hidden*dim]})
-		inParallel(rowJob{out: s.xb, x: s.hb, w: w.W2[l*dim*hidden : (l+1)*dim*hidden], residual: x})
+		L.W1.Prepare(s.xb, &s.v1)
+		inParallel(rowJob{out: s.hb, v: &s.v1, w: L.W1, up: s.hb2, vUp: vecFor(L.W3, s.xb, &s.v1, &s.v3), wUp: L.W3})
+		L.W2.Prepare(s.hb, &s.v2)
+		inParallel(rowJob{out: s.xb, v: &s.v2, w: L.W2, residual: x})
 		if prof != nil {
 			t = prof.tick(PartMLP, t, Cost{})
 		}
 	}
 
 	// Final norm, then the vocabulary projection gives one logit per token.
-	rmsnorm(x, x, w.RMSFinal)
+	rmsnorm(x, x, w.RMSFinal, eps)
 	if prof != nil {
 		t = prof.tick(PartNorm, t, Cost{})
 	}
-	matmul(s.logits, x, w.Classifier)
+	matmul(s.logits, x, w.Classifier, &s.vcls)
 	if prof != nil {
 		prof.tick(PartVocab, t, Cost{})
 		prof.count(c, 1, pos, 1)
 	}
+}
+
+// prepareQKV prepares xb for layer L's query, key and value projections:
+// once, when their types can share it.
+func (s *State) prepareQKV(L *Layer) {
+	L.Wq.Prepare(s.xb, &s.vq)
+	vecFor(L.Wk, s.xb, &s.vq, &s.vk)
+	vecFor(L.Wv, s.xb, &s.vq, &s.vv)
 }
 
 // count adds the counted work of one pass over n tokens at pos.
@@ -245,13 +267,20 @@ func (s *State) attention(l, pos int) {
 // qkvJobs is the step's projections of xb to q, and to k and v in the
 // cache at position pos of layer l, q and k rotated: rows of them are
 // what attendGroups, and all of them what forward, hands to the cores.
+// xb is already prepared for them (prepareQKV).
 func (s *State) qkvJobs(l, pos int) [3]rowJob {
-	c, w := s.Model.Config, s.Model.Weights
-	dim, kvDim := c.Dim, c.KVDim()
+	L := &s.Model.matrices().Layers[l]
+	vk, vv := &s.vq, &s.vq
+	if !L.Wk.Prepared(vk) {
+		vk = &s.vk
+	}
+	if !L.Wv.Prepared(vv) {
+		vv = &s.vv
+	}
 	return [3]rowJob{
-		{out: s.q, x: s.xb, w: w.Wq[l*dim*dim : (l+1)*dim*dim], rope: s.rope, pos: pos},
-		{out: s.Cache.Key(l, pos), x: s.xb, w: w.Wk[l*kvDim*dim : (l+1)*kvDim*dim], rope: s.rope, pos: pos},
-		{out: s.Cache.Value(l, pos), x: s.xb, w: w.Wv[l*kvDim*dim : (l+1)*kvDim*dim]},
+		{out: s.q, v: &s.vq, w: L.Wq, rope: s.rope, pos: pos},
+		{out: s.Cache.Key(l, pos), v: vk, w: L.Wk, rope: s.rope, pos: pos},
+		{out: s.Cache.Value(l, pos), v: vv, w: L.Wv},
 	}
 }
 

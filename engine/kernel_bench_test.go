@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/tokenbytoken/course/engine/internal/quant"
+
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -49,10 +51,15 @@ func BenchmarkDecodeMatmul(b *testing.B) {
 			rows, cols int
 		}{{"wq", c.Dim, c.Dim}, {"wkv", c.KVDim(), c.Dim}, {"w1", c.HiddenDim, c.Dim}, {"w2", c.Dim, c.HiddenDim}, {"vocab", c.VocabSize, c.Dim}} {
 			w, x, out := randomVector(r, p.rows*p.cols), randomVector(r, p.cols), make([]float32, p.rows)
+			m, err := quant.NewMatrixF32(p.rows, p.cols, w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var v quant.Vec
 			b.Run(fmt.Sprintf("%s/%s-%dx%d", sh.name, p.name, p.rows, p.cols), func(b *testing.B) {
 				b.SetBytes(int64(4 * len(w)))
 				for b.Loop() {
-					matmul(out, x, w)
+					matmul(out, x, m, &v)
 				}
 			})
 		}

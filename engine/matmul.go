@@ -4,55 +4,54 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/quant"
 )
 
-// matmul computes out = W·x for a row-major matrix W of shape (len(out),
-// len(x)): one dot product per output. This matrix-vector product is where a
-// decoding step spends almost all of its time, and it is limited by how fast
-// the weights stream from memory: each weight is used for one multiply-add.
-// The products are engine/internal/kernel's: AVX2/FMA kernels where the CPU
-// has them, gonum's blas32 otherwise.
-// Large products are split by rows across the available cores.
-func matmul(out, x, w []float32) {
-	inParallel(rowJob{out: out, x: x, w: w})
+// matmul computes out = W·x, x prepared in v: one dot product per output.
+// This matrix-vector product is where a decoding step spends almost all of
+// its time, and it is limited by how fast the weights stream from memory:
+// each weight is used for one multiply-add. Each tensor type has its own
+// kernels (see Matrix): AVX2/FMA for float32 where the CPU has them, and
+// for the quantized types integer dot products against x quantized to 8
+// bits. Large products are split by rows across the available cores.
+func matmul(out, x []float32, w *Matrix, v *quant.Vec) {
+	w.Prepare(x, v)
+	inParallel(rowJob{out: out, v: v, w: w})
 }
 
-// matmulRows computes rows r0..r1-1 of out = W·x.
-func matmulRows(out, x, w []float32, r0, r1 int) {
-	cols := len(x)
-	kernel.Gemv(out[r0:r1], x, w[r0*cols:r1*cols])
-}
-
-// rowJob is a matrix-vector product out = W·x of a decode step, with what
-// follows from each of its rows alone, so that a core that computed some
-// rows can finish them:
-//   - with up and wUp, up = W_up·x too, then out = silu(out)·up (the MLP's
-//     SwiGLU gate);
+// rowJob is a matrix-vector product out = W·x of a decode step, x
+// prepared in v for W's products, with what follows from each of its rows
+// alone, so that a core that computed some rows can finish them:
+//   - with up and wUp, up = W_up·x too (x prepared in vUp), then
+//     out = silu(out)·up (the MLP's SwiGLU gate);
 //   - with rope, the rows are rotated for position pos (q and k);
 //   - with residual, the rows are added to it (the residual stream).
 type rowJob struct {
-	out, x, w []float32
-	up, wUp   []float32
-	rope      *ropeTable
-	pos       int
-	residual  []float32
+	out      []float32
+	v        *quant.Vec
+	w        *Matrix
+	up       []float32
+	vUp      *quant.Vec
+	wUp      *Matrix
+	rope     *ropeTable
+	pos      int
+	residual []float32
 }
 
 // rows and cols are the job's number of rows and its multiply-adds a row.
 func (j *rowJob) rows() int { return len(j.out) }
 func (j *rowJob) cols() int {
 	if j.wUp != nil {
-		return 2 * len(j.x)
+		return 2 * j.w.Cols()
 	}
-	return len(j.x)
+	return j.w.Cols()
 }
 
 // do does rows r0..r1-1 of the job.
 func (j *rowJob) do(r0, r1 int) {
-	matmulRows(j.out, j.x, j.w, r0, r1)
+	j.w.MulVec(j.out, j.v, r0, r1)
 	if j.wUp != nil {
-		matmulRows(j.up, j.x, j.wUp, r0, r1)
+		j.wUp.MulVec(j.up, j.vUp, r0, r1)
 		swiglu(j.out[r0:r1], j.up[r0:r1])
 	}
 	if j.rope != nil {
@@ -122,19 +121,14 @@ func (h *handOff) blocks(_, b0, b1 int) {
 // parallelFor), the time of some 10^4 multiply-adds.
 const parallelThreshold = 1 << 16
 
-// matmulBatch computes out = X·Wᵀ for n input rows at once: X is (n, cols),
-// W is (rows, cols) and out is (n, rows). Row i of out is W·x_i, as matmul
-// would give, but the matrix-matrix product reads each weight once for all
-// n rows (and splits the work across cores itself).
-func matmulBatch(out, x, w []float32, n, rows, cols int) {
-	kernel.Gemm(false, true, n, rows, cols, 1, x[:n*cols], cols, w[:rows*cols], cols, 0, out[:n*rows], rows)
-}
-
-// matmulTokens is matmulBatch on the calling goroutine, for a caller that
-// shares the tokens among the cores itself (see byTokens). Row i of out is
-// the same, bit for bit, however the tokens are shared.
-func matmulTokens(out, x, w []float32, n, rows, cols int) {
-	kernel.MulT(n, rows, cols, x, cols, w, cols, out, rows)
+// matmulTokens computes out = X·Wᵀ for n input rows at once, on the
+// calling goroutine, for a caller that shares the tokens among the cores
+// itself (see byTokens): X, prepared in v (Matrix.PrepareBatch), is (n,
+// cols), and out is (n, rows). Row i of out is W·x_i, as a decode step's
+// product would give it (for float32, up to the order of the sums), but
+// each weight is read once for all n rows.
+func matmulTokens(out []float32, w *Matrix, n int, v *quant.Vec) {
+	w.MulBatch(out, v, 0, n, 0, w.Rows())
 }
 
 // maxWorkers is the number of cores Go may use.

@@ -7,18 +7,20 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// rmsEps is the epsilon inside RMSNorm's square root.
+// rmsEps is the epsilon inside RMSNorm's square root, in llama2.c's
+// models (see Config.NormEps).
 const rmsEps = 1e-5
 
 // rmsnorm writes x / rms(x) * weight into out: it rescales x to unit root
-// mean square, then applies the learned per-channel gain.
-func rmsnorm(out, x, weight []float32) {
+// mean square, then applies the learned per-channel gain. eps keeps the
+// square root away from zero.
+func rmsnorm(out, x, weight []float32, eps float32) {
 	var ss float32
 	for _, v := range x {
 		ss += v * v
 	}
 	ss /= float32(len(x))
-	ss += rmsEps
+	ss += eps
 	inv := float32(1 / math.Sqrt(float64(ss)))
 	for i, v := range x {
 		out[i] = weight[i] * (inv * v)
@@ -27,10 +29,10 @@ func rmsnorm(out, x, weight []float32) {
 
 // rope applies rotary position embeddings to vec, a run of heads of width
 // headSize: within each head, the pair (2i, 2i+1) is rotated by the angle
-// pos × 10000^(-2i/headSize).
-func rope(vec []float32, pos, headSize int) {
+// pos × theta^(-2i/headSize), theta being 10000 in llama2.c's models.
+func rope(vec []float32, pos, headSize int, theta float64) {
 	for i := 0; i < len(vec); i += 2 {
-		cos, sin := ropeAngle(pos, i%headSize, headSize)
+		cos, sin := ropeAngle(pos, i%headSize, headSize, theta)
 		a, b := vec[i], vec[i+1]
 		vec[i] = a*cos - b*sin
 		vec[i+1] = a*sin + b*cos
@@ -40,8 +42,8 @@ func rope(vec []float32, pos, headSize int) {
 // ropeAngle is the cosine and sine of the rotation of pair (hd, hd+1) of a
 // head at position pos. The frequency is rounded to float32 first, as
 // llama2.c computes it.
-func ropeAngle(pos, hd, headSize int) (cos, sin float32) {
-	freq := 1 / math.Pow(10000, float64(hd)/float64(headSize))
+func ropeAngle(pos, hd, headSize int, theta float64) (cos, sin float32) {
+	freq := 1 / math.Pow(theta, float64(hd)/float64(headSize))
 	angle := float64(pos) * float64(float32(freq))
 	return float32(math.Cos(angle)), float32(math.Sin(angle))
 }
@@ -51,6 +53,7 @@ func ropeAngle(pos, hd, headSize int) (cos, sin float32) {
 // the numbers rope computes, and grows with the positions run.
 type ropeTable struct {
 	half     int
+	theta    float64
 	cos, sin []float32
 }
 
@@ -64,7 +67,7 @@ func (t *ropeTable) extend(positions int) {
 	t.sin = append(t.sin, make([]float32, (positions-have)*t.half)...)
 	for pos := have; pos < positions; pos++ {
 		for i := range t.half {
-			t.cos[pos*t.half+i], t.sin[pos*t.half+i] = ropeAngle(pos, 2*i, 2*t.half)
+			t.cos[pos*t.half+i], t.sin[pos*t.half+i] = ropeAngle(pos, 2*i, 2*t.half, t.theta)
 		}
 	}
 }

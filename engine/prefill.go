@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/tokenbytoken/course/engine/internal/quant"
 )
 
 // Prefill runs a whole run of known tokens (typically the prompt) through
@@ -110,6 +112,10 @@ type batchBuffer struct {
 	hb, hb2    []float32 // (n, hidden)
 	att        []float32 // attention scores, (workers, n_heads, seq_len)
 	logits     []float32 // (n, vocab), only when every position's logits are asked for
+	// vecs are each run of tokens' inputs prepared for the matrices that
+	// read them (see byTokens), a set per core; cls is the classifier's.
+	vecs []tokenVecs
+	cls  quant.Vec
 	kv         []float32 // scratch keys and values for passes without a cache
 }
 
@@ -162,7 +168,8 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 // values there and attends over all of them. It stops with ctx's error when
 // ctx is done at any of the three checks of a layer.
 func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
-	w, c := s.Model.Weights, s.Model.Config
+	w, c := s.Model.matrices(), s.Model.Config
+	eps := c.normEps()
 	n := len(tokens)
 	dim, hidden, kvDim := c.Dim, c.HiddenDim, c.KVDim()
 	b, err := s.buffers(n, pos, all)
@@ -178,7 +185,10 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 	}
 
 	for i, id := range tokens {
-		copy(x[i*dim:(i+1)*dim], w.TokenEmbedding[id*dim:(id+1)*dim])
+		w.Embedding.Row(id, x[i*dim:(i+1)*dim])
+	}
+	if len(b.vecs) < maxWorkers() {
+		b.vecs = make([]tokenVecs, maxWorkers())
 	}
 	if prof != nil {
 		t = prof.tick(PartEmbedding, t, Cost{})
@@ -190,22 +200,21 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		}
 		keys, values := layerKV(l, pos+n)
 		k, v := keys[pos*kvDim:], values[pos*kvDim:]
-		wq, wk, wv := w.Wq[l*dim*dim:(l+1)*dim*dim], w.Wk[l*kvDim*dim:(l+1)*kvDim*dim], w.Wv[l*kvDim*dim:(l+1)*kvDim*dim]
-		wo := w.Wo[l*dim*dim : (l+1)*dim*dim]
-		w1, w3, w2 := w.W1[l*hidden*dim:(l+1)*hidden*dim], w.W3[l*hidden*dim:(l+1)*hidden*dim], w.W2[l*dim*hidden:(l+1)*dim*hidden]
+		L := &w.Layers[l]
 
 		// Up to attention, every token is worked on by itself: the
 		// tokens are shared among the cores, tokens i0..i1-1 to each.
-		s.byTokens(n, n*dim*(dim+2*kvDim), func(i0, i1 int) {
-			m := i1 - i0
+		s.byTokens(n, n*dim*(dim+2*kvDim), func(part, i0, i1 int) {
+			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr := x[i0*dim:i1*dim], xb[i0*dim:i1*dim]
-			rmsnormRows(xbr, xr, w.RMSAtt[l*dim:(l+1)*dim], dim)
+			rmsnormRows(xbr, xr, L.RMSAtt, dim, eps)
 			if prof != nil {
 				t = prof.tick(PartNorm, t, Cost{})
 			}
-			matmulTokens(q[i0*dim:], xbr, wq, m, dim, dim)
-			matmulTokens(k[i0*kvDim:], xbr, wk, m, kvDim, dim)
-			matmulTokens(v[i0*kvDim:], xbr, wv, m, kvDim, dim)
+			L.Wq.PrepareBatch(xbr, m, &vs.q)
+			matmulTokens(q[i0*dim:], L.Wq, m, &vs.q)
+			matmulTokens(k[i0*kvDim:], L.Wk, m, tokensFor(L.Wk, xbr, m, &vs.q, &vs.k))
+			matmulTokens(v[i0*kvDim:], L.Wv, m, tokensFor(L.Wv, xbr, m, &vs.q, &vs.v))
 			for i := i0; i < i1; i++ {
 				s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
 				s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
@@ -227,23 +236,26 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			return err
 		}
 		// From there to the end of the layer, every token by itself again.
-		s.byTokens(n, n*dim*(dim+3*hidden), func(i0, i1 int) {
-			m := i1 - i0
+		s.byTokens(n, n*dim*(dim+3*hidden), func(part, i0, i1 int) {
+			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr, xb2r := x[i0*dim:i1*dim], xb[i0*dim:i1*dim], xb2[i0*dim:i1*dim]
-			matmulTokens(xb2r, xbr, wo, m, dim, dim)
+			L.Wo.PrepareBatch(xbr, m, &vs.o)
+			matmulTokens(xb2r, L.Wo, m, &vs.o)
 			add(xr, xb2r)
 			if prof != nil {
 				t = prof.tick(PartAttention, t, Cost{})
 			}
-			rmsnormRows(xbr, xr, w.RMSFFN[l*dim:(l+1)*dim], dim)
+			rmsnormRows(xbr, xr, L.RMSFFN, dim, eps)
 			if prof != nil {
 				t = prof.tick(PartNorm, t, Cost{})
 			}
 			hbr, hb2r := hb[i0*hidden:i1*hidden], hb2[i0*hidden:i1*hidden]
-			matmulTokens(hbr, xbr, w1, m, hidden, dim)
-			matmulTokens(hb2r, xbr, w3, m, hidden, dim)
+			L.W1.PrepareBatch(xbr, m, &vs.gate)
+			matmulTokens(hbr, L.W1, m, &vs.gate)
+			matmulTokens(hb2r, L.W3, m, tokensFor(L.W3, xbr, m, &vs.gate, &vs.up))
 			swiglu(hbr, hb2r)
-			matmulTokens(xbr, hbr, w2, m, dim, hidden)
+			L.W2.PrepareBatch(hbr, m, &vs.down)
+			matmulTokens(xbr, L.W2, m, &vs.down)
 			add(xr, xbr)
 			if prof != nil {
 				t = prof.tick(PartMLP, t, Cost{})
@@ -254,19 +266,19 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 	outputs := 1
 	if all {
 		outputs = n
-		rmsnormRows(x, x, w.RMSFinal, dim)
+		rmsnormRows(x, x, w.RMSFinal, dim, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		matmulBatch(b.logits[:n*c.VocabSize], x, w.Classifier, n, c.VocabSize, dim)
+		matmulBatch(b.logits[:n*c.VocabSize], x, w.Classifier, n, &b.cls)
 		copy(s.logits, b.logits[(n-1)*c.VocabSize:n*c.VocabSize])
 	} else {
 		last := x[(n-1)*dim : n*dim]
-		rmsnorm(last, last, w.RMSFinal)
+		rmsnorm(last, last, w.RMSFinal, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
-		matmul(s.logits, last, w.Classifier)
+		matmul(s.logits, last, w.Classifier, &s.vcls)
 	}
 	if prof != nil {
 		prof.tick(PartVocab, t, Cost{})
@@ -285,22 +297,52 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 // times: on two cores, a 128-token prefill of the 110M shape took 7–9%
 // less time in two runs than in four. With a profile, f does all the
 // tokens at once on the caller, so the profile's clock ticks in order.
-func (s *State) byTokens(n, work int, f func(i0, i1 int)) {
+func (s *State) byTokens(n, work int, f func(part, i0, i1 int)) {
 	workers := maxWorkers()
 	if s.Profile != nil || workers < 2 || n < 2 || work < parallelThreshold {
-		f(0, n)
+		f(0, 0, n)
 		return
 	}
 	groups := (n + 2) / 3
 	runs := min(groups, workers)
 	parallelFor(runs, true, func(_, r0, r1 int) {
-		f(min(n, 3*(groups*r0/runs)), min(n, 3*(groups*r1/runs)))
+		f(r0, min(n, 3*(groups*r0/runs)), min(n, 3*(groups*r1/runs)))
+	})
+}
+
+// tokenVecs are one run of tokens' inputs, prepared for the matrices of a
+// layer that read them (see Matrix.Prepare): the normalised stream for q
+// (and k and v, when their types can share it), the heads for wo, the
+// normalised stream for the gate (and up), and the gate's output for down.
+type tokenVecs struct {
+	q, k, v, o, gate, up, down quant.Vec
+}
+
+// tokensFor returns a Vec that holds the n rows of x prepared for w's
+// products: shared, when it was prepared from x for a matrix whose products
+// w can share, or own, prepared now.
+func tokensFor(w *Matrix, x []float32, n int, shared, own *quant.Vec) *quant.Vec {
+	if w.Prepared(shared) {
+		return shared
+	}
+	w.PrepareBatch(x, n, own)
+	return own
+}
+
+// matmulBatch computes out = X·Wᵀ for n input rows at once: X is (n,
+// cols), and out is (n, rows). The rows of W are shared among the cores,
+// and each weight is read once for all n rows.
+func matmulBatch(out, x []float32, w *Matrix, n int, v *quant.Vec) {
+	w.PrepareBatch(x, n, v)
+	blocks := (w.Rows() + 3) / 4
+	parallelFor(blocks, n*w.Rows()*w.Cols() >= parallelThreshold, func(_, b0, b1 int) {
+		w.MulBatch(out, v, 0, n, 4*b0, min(4*b1, w.Rows()))
 	})
 }
 
 // rmsnormRows applies rmsnorm to every row of width dim.
-func rmsnormRows(out, x, weight []float32, dim int) {
+func rmsnormRows(out, x, weight []float32, dim int, eps float32) {
 	for i := 0; i < len(x); i += dim {
-		rmsnorm(out[i:i+dim], x[i:i+dim], weight)
+		rmsnorm(out[i:i+dim], x[i:i+dim], weight, eps)
 	}
 }

@@ -117,6 +117,12 @@ func (m *Model) Validate() error {
 	if err := m.Config.Validate(); err != nil {
 		return fmt.Errorf("model %s: %w", m.Name, err)
 	}
+	if m.Matrices != nil {
+		if err := m.Matrices.validate(m.Config); err != nil {
+			return fmt.Errorf("model %s: %w", m.Name, err)
+		}
+		return nil
+	}
 	if m.Weights == nil {
 		return fmt.Errorf("model %s has no weights", m.Name)
 	}

@@ -116,7 +116,7 @@ type batchBuffer struct {
 	// read them (see byTokens), a set per core; cls is the classifier's.
 	vecs []tokenVecs
 	cls  quant.Vec
-	kv         []float32 // scratch keys and values for passes without a cache
+	kv   []float32 // scratch keys and values for passes without a cache
 }
 
 // buffers returns scratch for n tokens at positions pos..pos+n-1, growing

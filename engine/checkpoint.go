@@ -49,7 +49,8 @@ type Model struct {
 	f32config Config
 }
 
-// LoadModel reads a llama2.c checkpoint from a file. A path that is not a
+// LoadModel reads a model from a file: a llama2.c checkpoint, or a GGUF
+// file (see ModelFromGGUF), told apart by the GGUF file's magic number. A path that is not a
 // regular file (a named pipe, a device, a directory) is refused before
 // anything is read.
 //
@@ -69,6 +70,10 @@ func LoadModel(path string) (*Model, error) {
 		return nil, fmt.Errorf("open model: %w", err)
 	}
 	defer f.Close()
+	var magic [4]byte
+	if _, err := f.ReadAt(magic[:], 0); err == nil && string(magic[:]) == ggufMagic {
+		return loadGGUF(path)
+	}
 	var m *Model
 	if data, ok := mapFile(f, size); ok {
 		if m, err = modelFromBytes(data); err != nil {

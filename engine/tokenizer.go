@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/tokenbytoken/course/engine/internal/bpe"
+
 	"bufio"
 	"bytes"
 	"encoding/binary"
@@ -21,6 +23,10 @@ import (
 // a float32 merge score, an int32 byte length and the token's bytes. Higher
 // scores are merged first. Pieces of the form "<0xHH>" are byte-fallback
 // tokens: any byte that no other token covers is encoded as its byte token.
+//
+// A GGUF model's tokenizer (see TokenizerFromGGUF) is a Tokenizer too: the
+// same methods, answered by the byte-level BPE or SentencePiece tokenizer
+// its file describes.
 type Tokenizer struct {
 	pieces   []string
 	scores   []float32
@@ -28,6 +34,8 @@ type Tokenizer struct {
 	byteIDs  [256]int // id of "<0xHH>" for each byte, or -1
 	maxLen   int
 	bos, eos int
+
+	gguf *bpe.Tokenizer // a GGUF model's tokenizer, or nil
 }
 
 // Maximum max_token_length accepted in a tokenizer file.
@@ -185,7 +193,8 @@ func (t *Tokenizer) BOS() int { return t.bos }
 // EOS is the id of the end-of-sequence token.
 func (t *Tokenizer) EOS() int { return t.eos }
 
-// Piece returns the raw vocabulary entry of a token, as stored in the file.
+// Piece returns the raw vocabulary entry of a token, as stored in the file
+// (for a byte-level BPE vocabulary, its spelling: "Ġworld" for " world").
 func (t *Tokenizer) Piece(id int) string {
 	if id < 0 || id >= len(t.pieces) {
 		return ""
@@ -227,6 +236,10 @@ func (t *Tokenizer) SameVocabulary(o *Tokenizer) (id int, same bool) {
 // Tokenizing takes memory in proportion to the text (encodeBytesPerByte
 // bytes per byte at most); a text too long for the memory available is
 // refused before any work.
+//
+// A GGUF model's tokenizer encodes as llama.cpp does for a prompt: control
+// tokens written in the text ("<|im_start|>") are those tokens, and bos and
+// eos add BOS and EOS only where the file asks for them.
 func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 	if t == nil {
 		return nil, errors.New("no tokenizer (nil *Tokenizer)")
@@ -234,6 +247,9 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 	what := fmt.Sprintf("tokenizing a text of %d bytes (up to %d bytes of working memory per byte)", len(text), encodeBytesPerByte)
 	if err := checkMemory(what, encodeBytesPerByte*int64(len(text))); err != nil {
 		return nil, err
+	}
+	if t.gguf != nil {
+		return t.encodeGGUF(text, bos, eos, true), nil
 	}
 	var tokens []int
 	if bos {
@@ -414,6 +430,12 @@ func (h *pairHeap) pop() pair {
 // multi-byte UTF-8 character), and a piece right after BOS loses its leading
 // space (the dummy prefix that Encode added).
 func (t *Tokenizer) Decode(prev, id int) string {
+	if t.gguf != nil {
+		if id < 0 || id >= len(t.pieces) {
+			return ""
+		}
+		return string(t.gguf.Piece(id))
+	}
 	p := t.Piece(id)
 	if b, ok := byteToken(p); ok {
 		p = string([]byte{b})
@@ -424,13 +446,13 @@ func (t *Tokenizer) Decode(prev, id int) string {
 	return p
 }
 
-// DecodeAll decodes a token sequence. Special tokens (BOS, EOS) produce no
-// text.
+// DecodeAll decodes a token sequence. Special tokens (BOS, EOS, and a GGUF
+// model's other end-of-generation tokens) produce no text.
 func (t *Tokenizer) DecodeAll(ids []int) string {
 	var sb []byte
 	prev := -1
 	for _, id := range ids {
-		if id != t.bos && id != t.eos {
+		if id != t.bos && id != t.eos && !t.IsEnd(id) {
 			sb = append(sb, t.Decode(prev, id)...)
 		}
 		prev = id
@@ -438,8 +460,12 @@ func (t *Tokenizer) DecodeAll(ids []int) string {
 	return string(sb)
 }
 
-// WriteTo writes the tokenizer in llama2.c's tokenizer.bin layout.
+// WriteTo writes the tokenizer in llama2.c's tokenizer.bin layout. A GGUF
+// model's tokenizer has no such layout, and is refused.
 func (t *Tokenizer) WriteTo(w io.Writer) (int64, error) {
+	if t.gguf != nil {
+		return 0, errors.New("a GGUF model's tokenizer cannot be written as a llama2.c tokenizer.bin")
+	}
 	bw := bufio.NewWriter(w)
 	n := int64(4)
 	if err := binary.Write(bw, binary.LittleEndian, int32(t.maxLen)); err != nil {

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/bpe"
+)
+
+// TokenizerFromGGUF reads the tokenizer a GGUF file describes in its
+// tokenizer.ggml.* keys: byte-level BPE ("gpt2", with its pre-tokenizer's
+// rules for splitting text into words) or SentencePiece ("llama"), its
+// special tokens, and whether a prompt starts with BOS. It gives the same
+// token ids as llama.cpp.
+func TokenizerFromGGUF(f *gguf.File) (*Tokenizer, error) {
+	b, err := bpe.FromGGUF(f)
+	if err != nil {
+		return nil, err
+	}
+	n := b.VocabSize()
+	t := &Tokenizer{
+		pieces: make([]string, n), scores: make([]float32, n), ids: make(map[string]int, n),
+		bos: b.BOS(), eos: b.EOS(), gguf: b,
+	}
+	for i := range t.byteIDs {
+		t.byteIDs[i] = -1
+	}
+	for id := range n {
+		p := b.Token(id)
+		t.pieces[id] = p
+		t.ids[p] = id
+		t.maxLen = max(t.maxLen, len(p))
+	}
+	return t, nil
+}
+
+// encodeGGUF is Encode for a GGUF model's tokenizer; parseSpecial says
+// whether control tokens written in the text are those tokens.
+func (t *Tokenizer) encodeGGUF(text string, bos, eos, parseSpecial bool) []int {
+	return t.gguf.Encode(text, bos || eos, parseSpecial)
+}
+
+// EncodeText is Encode with special tokens taken as plain text: a GGUF
+// model's "<|im_end|>" written in text is then the characters "<|im_end|>".
+// llama2.c's tokenizers have no such tokens, and encode as Encode does.
+func (t *Tokenizer) EncodeText(text string, bos, eos bool) ([]int, error) {
+	if t == nil || t.gguf == nil {
+		return t.Encode(text, bos, eos)
+	}
+	if err := checkMemory(fmt.Sprintf("tokenizing a text of %d bytes", len(text)), encodeBytesPerByte*int64(len(text))); err != nil {
+		return nil, err
+	}
+	return t.encodeGGUF(text, bos, eos, false), nil
+}
+
+// IsControl reports whether id is a control token of a GGUF model's
+// vocabulary (such as <|im_start|>), which stands for no text of its own.
+func (t *Tokenizer) IsControl(id int) bool {
+	return t.gguf != nil && id >= 0 && id < len(t.pieces) && t.gguf.IsControl(id)
+}

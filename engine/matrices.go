@@ -133,3 +133,24 @@ func floatsOf(data []byte) []float32 {
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(&data[0])), len(data)/4)
 }
+
+// WeightBytes is the size of the model's weights in memory: what one
+// decoding step reads, the classifier counted once when it is the
+// embedding.
+func (m *Model) WeightBytes() int64 {
+	if m.Matrices == nil {
+		return 4 * m.Config.NumParams()
+	}
+	mats := m.Matrices
+	n := mats.Embedding.Bytes() + 4*int64(len(mats.RMSFinal))
+	if mats.Classifier != mats.Embedding {
+		n += mats.Classifier.Bytes()
+	}
+	for _, L := range mats.Layers {
+		n += 4 * int64(len(L.RMSAtt)+len(L.RMSFFN))
+		for _, mx := range []*Matrix{L.Wq, L.Wk, L.Wv, L.Wo, L.W1, L.W2, L.W3} {
+			n += mx.Bytes()
+		}
+	}
+	return n
+}

@@ -83,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var s settings
-	fs.StringVar(&s.modelPath, "model", "", "llama2.c checkpoint to measure")
+	fs.StringVar(&s.modelPath, "model", "", `model to measure: a llama2.c checkpoint or a GGUF file, or "smollm2" (SmolLM2-135M-Instruct, installed by make install)`)
 	fs.StringVar(&s.shapeFlag, "shape", "", "measure random weights of this shape instead of a file: dim,hidden,layers,heads,kv_heads,vocab,seq_len")
 	fs.IntVar(&s.steps, "steps", 256, "positions to decode, starting from BOS (like llama2.c's -n)")
 	fs.IntVar(&s.promptLen, "prompt", 128, "prompt length in tokens for the prefill measurement")
@@ -278,7 +278,15 @@ type shape struct {
 func load(s settings) (*engine.Model, time.Duration, error) {
 	start := time.Now()
 	if s.modelPath != "" {
-		m, err := engine.LoadModel(s.modelPath)
+		path := s.modelPath
+		if path == "smollm2" {
+			p, err := engine.SmolLM2Path()
+			if err != nil {
+				return nil, 0, err
+			}
+			path = p
+		}
+		m, err := engine.LoadModel(path)
 		return m, time.Since(start), err
 	}
 	m, err := randomModel(s.shape, s.seed)
@@ -295,7 +303,7 @@ func measure(s settings, stdout io.Writer) error {
 	if s.steps > c.SeqLen || s.promptLen > c.SeqLen {
 		return cli.Usagef("-steps = %d and -prompt = %d must fit the model's context of %d tokens", s.steps, s.promptLen, c.SeqLen)
 	}
-	rep := &report{Model: m.Name, Params: c.NumParams(), WeightBytes: c.NumParams() * 4,
+	rep := &report{Model: m.Name, Params: c.NumParams(), WeightBytes: m.WeightBytes(),
 		Threads: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU(), Runs: s.runs, LoadMS: ms(loadTime), Loaded: "file",
 		Shape: shape{c.Dim, c.HiddenDim, c.NLayers, c.NHeads, c.NKVHeads, c.VocabSize, c.SeqLen, c.SharedClassifier}, config: c}
 	if s.modelPath == "" {

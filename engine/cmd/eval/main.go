@@ -42,7 +42,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
@@ -65,7 +64,7 @@ const maxTextBytes = 1 << 30
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	modelFlag := fs.String("model", "default", `model: "default" (embedded target), "draft" (embedded draft) or a llama2.c checkpoint path`)
+	modelFlag := fs.String("model", "default", `model: "default" (embedded target), "draft" (embedded draft), "smollm2" (SmolLM2-135M-Instruct, installed by make install), a GGUF file or a llama2.c checkpoint path`)
 	tokFlag := fs.String("tokenizer", "", "tokenizer.bin for a model file (default: tokenizer.bin next to the model)")
 	textFlag := fs.String("text", "", "text file to evaluate")
 	funcs := fs.Int("funcs", 0, "instead of -text: sample this many functions and report how many parse")
@@ -158,7 +157,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 // functions), -stops N (where texts end), -text FILE alone (with -repeat),
 // and files or directories as arguments.
 func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs, stops int, temp, topP float64, show int) error {
-	if set["tokenizer"] && (model == "default" || model == "draft") {
+	if set["tokenizer"] && (model == "default" || model == "draft" || model == "smollm2") {
 		return cli.Usagef("-tokenizer applies only to a model file: the built-in %q model has its own tokenizer", model)
 	}
 	if set["stops"] {
@@ -220,16 +219,5 @@ func load(model, tokPath string) (*engine.Model, *engine.Tokenizer, error) {
 	case "draft":
 		return engine.DefaultDraft()
 	}
-	m, err := engine.LoadModel(model)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tokPath == "" {
-		tokPath = filepath.Join(filepath.Dir(model), "tokenizer.bin")
-	}
-	tok, err := engine.LoadTokenizer(tokPath, m.Config.VocabSize)
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, tok, nil
+	return engine.Load(model, tokPath)
 }

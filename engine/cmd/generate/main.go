@@ -38,7 +38,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -156,7 +155,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&cfg.model, "model", "", "llama2.c checkpoint (.bin) to run (default: the built-in model)")
+	fs.StringVar(&cfg.model, "model", "", `model to run: "smollm2" (SmolLM2-135M-Instruct, installed by make install), a GGUF file, or a llama2.c checkpoint (.bin) (default: the built-in model)`)
 	fs.StringVar(&cfg.tokenizer, "tokenizer", "", "llama2.c tokenizer.bin (default: tokenizer.bin beside the model)")
 	fs.StringVar(&cfg.prompt, "prompt", "", "text to continue")
 	fs.IntVar(&cfg.maxNew, "n", defaultMaxNew, "most tokens to generate (0: until the context is full)")
@@ -353,28 +352,13 @@ func load(cfg *config) (*engine.Model, *engine.Tokenizer, error) {
 		}
 		return engine.Default()
 	}
-	return loadFiles(cfg.model, cfg.tokenizer)
+	if cfg.model == "smollm2" && cfg.tokenizer != "" {
+		return nil, nil, usagef("-tokenizer = %q: SmolLM2 has its own tokenizer", cfg.tokenizer)
+	}
+	return engine.Load(cfg.model, cfg.tokenizer)
 }
 
 // builtIn says whether the run uses the built-in target model.
 func builtIn(cfg *config) bool { return cfg.model == "" || cfg.model == "default" }
 
-// loadFiles reads a checkpoint and its tokenizer (tokPath, or tokenizer.bin
-// beside the checkpoint when tokPath is empty).
-func loadFiles(modelPath, tokPath string) (*engine.Model, *engine.Tokenizer, error) {
-	m, err := engine.LoadModel(modelPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tokPath == "" {
-		tokPath = filepath.Join(filepath.Dir(modelPath), "tokenizer.bin")
-		if _, err := os.Stat(tokPath); err != nil {
-			return nil, nil, fmt.Errorf("no -tokenizer given and no tokenizer.bin beside the model %s: %w", modelPath, err)
-		}
-	}
-	tok, err := engine.LoadTokenizer(tokPath, m.Config.VocabSize)
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, tok, nil
-}
+

@@ -360,5 +360,3 @@ func load(cfg *config) (*engine.Model, *engine.Tokenizer, error) {
 
 // builtIn says whether the run uses the built-in target model.
 func builtIn(cfg *config) bool { return cfg.model == "" || cfg.model == "default" }
-
-

@@ -216,7 +216,7 @@ func (ev *evaluator) execSet(n *setNode, s *scope) error {
 		obj, _ := s.lookup(n.target.names[0])
 		ns, ok := obj.(*namespace)
 		if !ok {
-			return ev.wrap(n.target.pos, errorf("cannot assign attribute '%s' on '%s', which is a %s, not a namespace", n.target.attr, n.target.names[0], typeName(obj)))
+			return ev.wrap(n.target.pos, errorf("cannot set %s.%s: %s is of type %s, not a namespace", n.target.names[0], n.target.attr, n.target.names[0], typeName(obj)))
 		}
 		return ev.wrap(n.target.pos, ns.attrs.set(n.target.attr, v))
 	}
@@ -232,10 +232,13 @@ func (ev *evaluator) bind(t assignTarget, v any, s *scope) error {
 	}
 	items, err := iterate(v)
 	if err != nil {
-		return errorf("cannot unpack a %s into %d names", typeName(v), len(t.names))
+		return errorf("cannot unpack non-iterable %s object", typeName(v))
 	}
-	if len(items) != len(t.names) {
-		return errorf("cannot unpack %d values into %d names", len(items), len(t.names))
+	if len(items) > len(t.names) {
+		return errorf("too many values to unpack (expected %d)", len(t.names))
+	}
+	if len(items) < len(t.names) {
+		return errorf("not enough values to unpack (expected %d, got %d)", len(t.names), len(items))
 	}
 	for i, name := range t.names {
 		s.vars[name] = items[i]

@@ -358,7 +358,7 @@ func filterItems(ev *evaluator, v any, args []any, kw *dict) (any, error) {
 	case *dict:
 		return dictItems(d), nil
 	}
-	return nil, errorf("items needs a mapping, not %s", typeName(v))
+	return nil, errorf("Can only get item pairs from a mapping.")
 }
 
 func filterJoin(ev *evaluator, v any, args []any, kw *dict) (any, error) {

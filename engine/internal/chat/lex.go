@@ -347,6 +347,11 @@ func (lx *lexer) inside(at int, end tokenKind) error {
 			lx.pos = i + n
 		case c >= '0' && c <= '9':
 			kind, n := numberLit(src[i:])
+			if i > 0 && src[i-1] == '.' {
+				// After a dot, as in "x.0.1", digits are an item index,
+				// never a float.
+				kind, n = tokInt, digits(src[i:])
+			}
 			lx.toks = append(lx.toks, token{kind: kind, val: strings.ReplaceAll(src[i:i+n], "_", ""), pos: i})
 			lx.pos = i + n
 		case isNameStart(src[i:]):

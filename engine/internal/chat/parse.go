@@ -1004,7 +1004,7 @@ func (p *parser) postfix(x expr) (expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			x = &callExpr{pos: t.pos, fn: x, args: args}
+			x = &callExpr{pos: x.position(), fn: x, args: args}
 		default:
 			return x, nil
 		}
@@ -1101,12 +1101,11 @@ func (p *parser) filterChain(x expr) (expr, error) {
 				return nil, err
 			}
 		case p.isOp("("):
-			pos := p.cur().pos
 			args, err := p.callArgs()
 			if err != nil {
 				return nil, err
 			}
-			x = &callExpr{pos: pos, fn: x, args: args}
+			x = &callExpr{pos: x.position(), fn: x, args: args}
 		default:
 			return x, nil
 		}

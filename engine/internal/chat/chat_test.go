@@ -310,6 +310,12 @@ func TestSyntaxErrors(t *testing.T) {
 		{"{% set x = 1 }}", 1, 14, "unexpected '}'"},
 		{"{{ f(a=1, 2) }}", 1, 11, "positional argument follows keyword argument"},
 		{"{% for x messages %}", 1, 10, "expected 'in' in the for loop, found 'messages'"},
+		// A parenthesis nests three levels (expression, not, unary), so
+		// the 334th passes the limit of 1000.
+		{"{{ " + strings.Repeat("(", 400) + "1" + strings.Repeat(")", 400) + " }}", 1, 337, "tags or expressions nested more than 1000 deep"},
+		// An if tag nests one level and its condition three more, so the
+		// condition of the 998th passes the limit, at column 997*10+7.
+		{strings.Repeat("{% if x %}", 1001), 1, 9977, "tags or expressions nested more than 1000 deep"},
 	} {
 		_, err := Parse(c.src)
 		var se *SyntaxError

@@ -187,7 +187,22 @@ type parser struct {
 	// loops counts the for loops around the current tag, so that break
 	// and continue outside one are refused; a macro's body starts at 0.
 	loops int
+	depth int // nesting of tags and expressions, bounded by maxNesting
 }
+
+// maxNesting bounds how deeply tags and expressions nest, so that parsing
+// and rendering, which recurse, use bounded stack.
+const maxNesting = 1000
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxNesting {
+		return p.errorf(p.cur().pos, "tags or expressions nested more than %d deep", maxNesting)
+	}
+	return nil
+}
+
+func (p *parser) leave() { p.depth-- }
 
 func parse(src string) ([]node, error) {
 	toks, err := lex(src)
@@ -328,6 +343,10 @@ var knownEnds = map[string]bool{
 }
 
 func (p *parser) statement() (node, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	t := p.next()
 	switch t.val {
 	case "if":
@@ -702,6 +721,10 @@ func (p *parser) tupleEnd() bool {
 }
 
 func (p *parser) expression(withCond bool) (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	x, err := p.or()
 	if err != nil || !withCond {
 		return x, err
@@ -749,6 +772,10 @@ func (p *parser) and() (expr, error) {
 }
 
 func (p *parser) not() (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	if p.isName("not") {
 		pos := p.next().pos
 		x, err := p.not()
@@ -846,6 +873,10 @@ func (p *parser) pow() (expr, error) {
 }
 
 func (p *parser) unary(withFilter bool) (expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	var x expr
 	var err error
 	if p.isOp("-") || p.isOp("+") {

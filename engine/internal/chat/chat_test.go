@@ -427,3 +427,22 @@ func TestConcurrentRender(t *testing.T) {
 		t.Errorf("concurrent render differs: %q", got)
 	}
 }
+
+// BenchmarkRender renders Llama 3.1's template, one of the longer ones,
+// for a four-message conversation.
+func BenchmarkRender(b *testing.B) {
+	src, err := os.ReadFile("testdata/templates/meta-llama-Llama-3.1-8B-Instruct.jinja")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmpl, err := Parse(string(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	msgs := []Message{{"system", "Be brief."}, {"user", "Hi"}, {"assistant", "Hello!"}, {"user", "What is a token?"}}
+	for b.Loop() {
+		if _, err := tmpl.Render(msgs, true, "<|begin_of_text|>", "<|eot_id|>"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

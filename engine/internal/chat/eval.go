@@ -1072,9 +1072,6 @@ func (ev *evaluator) callMacro(m *macro, args []any, kw *dict) (any, error) {
 	ev.depth++
 	text, err := ev.capture(m.body, s)
 	ev.depth--
-	if err == errBreak || err == errContinue {
-		return nil, errorf("'%s' outside a loop", err)
-	}
 	return text, err
 }
 

@@ -31,7 +31,6 @@ func percentFormat(format string, operand any) (string, error) {
 		return args[next-1], nil
 	}
 	var b strings.Builder
-	usedMapping := false
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c != '%' {
@@ -57,7 +56,7 @@ func percentFormat(format string, operand any) (string, error) {
 			if !ok {
 				return "", errorf("format key %s is missing", quoteRepr(key))
 			}
-			arg, haveArg, usedMapping = v, true, true
+			arg, haveArg = v, true
 			i += end + 1
 		}
 		start := i
@@ -146,7 +145,6 @@ func percentFormat(format string, operand any) (string, error) {
 	if mapping == nil && next < len(args) {
 		return "", errorf("not all arguments converted during string formatting")
 	}
-	_ = usedMapping
 	return b.String(), nil
 }
 

@@ -344,9 +344,8 @@ func asNumber(v any) (i int64, f float64, isFloat, ok bool) {
 
 // equal is Python's ==.
 func equal(a, b any) bool {
-	if ua, ok := a.(undefined); ok {
+	if _, ok := a.(undefined); ok {
 		_, ok := b.(undefined)
-		_ = ua
 		return ok
 	}
 	if ai, af, aFloat, ok := asNumber(a); ok {

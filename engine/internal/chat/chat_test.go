@@ -206,8 +206,12 @@ func TestSmolLM2(t *testing.T) {
 // llama.cpp rendered with SmolLM2's template for its reference outputs,
 // and checks that the prompts are the same, character for character.
 func TestSmolLM2LlamaCpp(t *testing.T) {
-	const recorded = "/work/shared/models/smollm2/llamacpp-greedy.jsonl"
-	fd, err := os.Open(recorded)
+	// The recordings lie beside the checkout, in shared/models/smollm2.
+	root, err := testmodel.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := os.Open(filepath.Join(root, "..", "shared", "models", "smollm2", "llamacpp-greedy.jsonl"))
 	if err != nil {
 		t.Skipf("llama.cpp's reference outputs are not on this machine: %v", err)
 	}

@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+)
+
+// tinyShape is a small llama shape with grouped-query attention, for GGUF
+// files written by the tests.
+var tinyShape = Config{Dim: 64, HiddenDim: 96, NLayers: 2, NHeads: 4, NKVHeads: 2, VocabSize: 259, SeqLen: 64, SharedClassifier: true}
+
+// spmVocab is a SentencePiece vocabulary of byte tokens only: <unk>, <s>,
+// </s>, then <0x00>..<0xFF>.
+func spmVocab() []gguf.KeyValue {
+	tokens := []string{"<unk>", "<s>", "</s>"}
+	types := []int32{2, 3, 3}
+	for b := range 256 {
+		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
+		types = append(types, 6)
+	}
+	return []gguf.KeyValue{
+		{Key: "tokenizer.ggml.model", Value: gguf.StringValue("llama")},
+		{Key: "tokenizer.ggml.tokens", Value: gguf.StringsValue(tokens)},
+		{Key: "tokenizer.ggml.token_type", Value: gguf.Int32sValue(types)},
+		{Key: "tokenizer.ggml.scores", Value: gguf.Float32sValue(make([]float32, len(tokens)))},
+		{Key: "tokenizer.ggml.bos_token_id", Value: gguf.Uint32Value(1)},
+		{Key: "tokenizer.ggml.eos_token_id", Value: gguf.Uint32Value(2)},
+	}
+}
+
+// llamaMeta is the llama.* metadata of shape c.
+func llamaMeta(c Config) []gguf.KeyValue {
+	return []gguf.KeyValue{
+		{Key: "general.architecture", Value: gguf.StringValue("llama")},
+		{Key: "llama.embedding_length", Value: gguf.Uint32Value(uint32(c.Dim))},
+		{Key: "llama.feed_forward_length", Value: gguf.Uint32Value(uint32(c.HiddenDim))},
+		{Key: "llama.block_count", Value: gguf.Uint32Value(uint32(c.NLayers))},
+		{Key: "llama.attention.head_count", Value: gguf.Uint32Value(uint32(c.NHeads))},
+		{Key: "llama.attention.head_count_kv", Value: gguf.Uint32Value(uint32(c.NKVHeads))},
+		{Key: "llama.context_length", Value: gguf.Uint32Value(uint32(c.SeqLen))},
+		{Key: "llama.rope.freq_base", Value: gguf.Float32Value(10000)},
+		{Key: "llama.attention.layer_norm_rms_epsilon", Value: gguf.Float32Value(1e-5)},
+	}
+}
+
+// f32Bytes is w as little-endian float32 bytes.
+func f32Bytes(w []float32) []byte {
+	b := make([]byte, 4*len(w))
+	for i, v := range w {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return b
+}
+
+// q8Bytes makes rows × cols random Q8_0 blocks: a float16 scale of 1/256,
+// then 32 random int8.
+func q8Bytes(r *rand.Rand, rows, cols int) []byte {
+	var b []byte
+	for range rows * cols / 32 {
+		b = append(b, 0x00, 0x1C) // float16 0x1C00 = 1/256
+		for range 32 {
+			b = append(b, byte(r.IntN(256)))
+		}
+	}
+	return b
+}
+
+// tinyTensors are the tensors of a model of shape c: the llama2.c weights w
+// as float32 (q8 false), or random Q8_0 matrices and float32 gains.
+func tinyTensors(c Config, w *Weights, r *rand.Rand, q8 bool) []gguf.TensorData {
+	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
+	mat := func(name string, rows, cols int, data []float32) gguf.TensorData {
+		if q8 {
+			return gguf.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.Q8_0, Data: q8Bytes(r, rows, cols)}
+		}
+		return gguf.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.F32, Data: f32Bytes(data)}
+	}
+	gain := func(name string, data []float32) gguf.TensorData {
+		return gguf.TensorData{Name: name, Dims: []int64{int64(len(data))}, Type: gguf.F32, Data: f32Bytes(data)}
+	}
+	ts := []gguf.TensorData{mat("token_embd.weight", c.VocabSize, d, w.TokenEmbedding), gain("output_norm.weight", w.RMSFinal)}
+	for l := range c.NLayers {
+		name := func(s string) string { return fmt.Sprintf("blk.%d.%s.weight", l, s) }
+		ts = append(ts,
+			gain(name("attn_norm"), w.RMSAtt[l*d:(l+1)*d]), gain(name("ffn_norm"), w.RMSFFN[l*d:(l+1)*d]),
+			mat(name("attn_q"), d, d, w.Wq[l*d*d:(l+1)*d*d]), mat(name("attn_k"), kv, d, w.Wk[l*kv*d:(l+1)*kv*d]),
+			mat(name("attn_v"), kv, d, w.Wv[l*kv*d:(l+1)*kv*d]), mat(name("attn_output"), d, d, w.Wo[l*d*d:(l+1)*d*d]),
+			mat(name("ffn_gate"), h, d, w.W1[l*h*d:(l+1)*h*d]), mat(name("ffn_down"), d, h, w.W2[l*d*h:(l+1)*d*h]),
+			mat(name("ffn_up"), h, d, w.W3[l*h*d:(l+1)*h*d]))
+	}
+	return ts
+}
+
+// randomWeights fills weights of shape c with small random numbers.
+func randomWeights(t *testing.T, c Config, r *rand.Rand) *Weights {
+	t.Helper()
+	w, err := NewWeights(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nt := range w.Tensors(c) {
+		for i := range nt.Data {
+			nt.Data[i] = float32(r.NormFloat64() * 0.2)
+		}
+	}
+	return w
+}
+
+// writeGGUF writes a GGUF file in a test's folder and returns its path.
+func writeGGUF(t *testing.T, meta []gguf.KeyValue, tensors []gguf.TensorData) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := gguf.Write(&b, 3, meta, tensors); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "model.gguf")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGGUFFloat32IsTheLlama2cModel: the same float32 weights, read from a
+// GGUF file or held as a llama2.c model, give the same logits, bit for bit,
+// decoding and in a batch; and the file's tokenizer works.
+func TestGGUFFloat32IsTheLlama2cModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	c := tinyShape
+	w := randomWeights(t, c, r)
+	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, false))
+	g, tok, err := LoadGGUF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &Model{Config: c, Weights: w, Name: "llama2.c"}
+	gc := g.Config
+	gc.RopeTheta, gc.NormEps = 0, 0
+	if gc != c {
+		t.Fatalf("GGUF config %v; want %v", g.Config, c)
+	}
+	ids, err := tok.Encode("héllo", true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SentencePiece puts "▁" (E2 96 81) before the text; each byte is
+	// its own token, 3 on from its value.
+	if want := []int{1, 3 + 0xE2, 3 + 0x96, 3 + 0x81, 3 + 'h', 3 + 0xC3, 3 + 0xA9, 3 + 'l', 3 + 'l', 3 + 'o'}; !slices.Equal(ids, want) {
+		t.Errorf("Encode(héllo) = %v; want BOS and byte tokens %v", ids, want)
+	}
+	a, b := g.NewState(), ref.NewState()
+	for pos, id := range ids {
+		la, err := a.Forward(id, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb, err := b.Forward(id, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(la, lb) {
+			t.Fatalf("position %d: GGUF logits differ from the llama2.c model's", pos)
+		}
+	}
+	batch, err := g.NewState().PrefillAll(ids, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refBatch, err := ref.NewState().PrefillAll(ids, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range batch {
+		if !slices.Equal(batch[i], refBatch[i]) {
+			t.Fatalf("prefill position %d: GGUF logits differ from the llama2.c model's", i)
+		}
+	}
+}
+
+// TestGGUFQuantizedCachedIsUncached: a model of Q8_0 matrices gives the same
+// logits decoding one token at a time (with the cache) as in one batch, and
+// as close to its dequantized weights as 8-bit activations allow.
+func TestGGUFQuantizedCachedIsUncached(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	c := tinyShape
+	w := randomWeights(t, c, r)
+	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, true))
+	m, _, err := LoadGGUF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Matrices.Layers[1].W2.Type(); got != gguf.Q8_0 {
+		t.Fatalf("ffn_down is %v; want Q8_0", got)
+	}
+	ids := []int{1, 50, 60, 70, 80, 90, 100, 110}
+	batch, err := m.NewState().PrefillAll(ids, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.NewState()
+	exact := dequantized(t, m).NewState()
+	worst := 0.0
+	for pos, id := range ids {
+		logits, err := s.Forward(id, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(logits, batch[pos]) {
+			t.Errorf("position %d: decoding and prefill give different logits", pos)
+		}
+		want, err := exact.Forward(id, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := 0.0
+		for _, v := range want {
+			scale = max(scale, math.Abs(float64(v)))
+		}
+		for i := range want {
+			worst = max(worst, math.Abs(float64(logits[i]-want[i]))/scale)
+		}
+	}
+	if worst > 0.05 {
+		t.Errorf("quantized logits differ from the dequantized model's by %.4f of the largest logit; want at most 0.05", worst)
+	}
+}
+
+// TestGGUFRefusesBadModels: each kind of bad model file gets an error that
+// names the file and the problem.
+func TestGGUFRefusesBadModels(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	c := tinyShape
+	w := randomWeights(t, c, r)
+	good := func() ([]gguf.KeyValue, []gguf.TensorData) {
+		return append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, false)
+	}
+	set := func(meta []gguf.KeyValue, key string, v gguf.Value) []gguf.KeyValue {
+		for i := range meta {
+			if meta[i].Key == key {
+				meta[i].Value = v
+				return meta
+			}
+		}
+		return append(meta, gguf.KeyValue{Key: key, Value: v})
+	}
+	drop := func(meta []gguf.KeyValue, key string) []gguf.KeyValue {
+		return slices.DeleteFunc(meta, func(kv gguf.KeyValue) bool { return kv.Key == key })
+	}
+	tensor := func(ts []gguf.TensorData, name string) *gguf.TensorData {
+		for i := range ts {
+			if ts[i].Name == name {
+				return &ts[i]
+			}
+		}
+		t.Fatalf("no tensor %s", name)
+		return nil
+	}
+	for _, bad := range []struct {
+		name string
+		edit func(meta []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData)
+		says string
+	}{
+		{"another architecture", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			return set(m, "general.architecture", gguf.StringValue("mamba")), ts
+		}, `architecture is "mamba"`},
+		{"a missing tensor", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			return m, slices.DeleteFunc(ts, func(t gguf.TensorData) bool { return t.Name == "blk.1.ffn_up.weight" })
+		}, "no tensor blk.1.ffn_up.weight"},
+		{"a misshapen tensor", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			tq := tensor(ts, "blk.0.attn_k.weight")
+			tq.Dims = []int64{32, 64}
+			tq.Data = tq.Data[:32*64*4]
+			return m, ts
+		}, "tensor blk.0.attn_k.weight has dimensions [32 64]; the model's shape needs [64 32]"},
+		{"a type the engine does not compute with", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			tq := tensor(ts, "blk.0.attn_q.weight")
+			tq.Type, tq.Data = gguf.Q5_0, make([]byte, 64*64/32*22)
+			return m, ts
+		}, "Q5_0"},
+		{"a vocabulary that disagrees with the tensors", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			tok := []string{"<unk>", "<s>", "</s>"}
+			for b := range 255 {
+				tok = append(tok, fmt.Sprintf("<0x%02X>", b))
+			}
+			m = set(m, "tokenizer.ggml.tokens", gguf.StringsValue(tok))
+			m = set(m, "tokenizer.ggml.token_type", gguf.Int32sValue(append([]int32{2, 3, 3}, slices.Repeat([]int32{6}, 255)...)))
+			return set(m, "tokenizer.ggml.scores", gguf.Float32sValue(make([]float32, 258))), ts
+		}, "the tokenizer has 258 tokens but token_embd.weight has 259 rows"},
+		{"no tokenizer", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			return drop(m, "tokenizer.ggml.tokens"), ts
+		}, "tokenizer.ggml.tokens"},
+		{"merges that name unknown tokens", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			m = set(m, "tokenizer.ggml.model", gguf.StringValue("gpt2"))
+			return set(m, "tokenizer.ggml.merges", gguf.StringsValue([]string{"zz qq"})), ts
+		}, "zz"},
+		{"scaled rotary embeddings", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			return set(m, "llama.rope.scaling.type", gguf.StringValue("yarn")), ts
+		}, `llama.rope.scaling.type = "yarn"`},
+		{"an absurd shape", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			return set(m, "llama.block_count", gguf.Uint64Value(1<<40)), ts
+		}, "llama.block_count"},
+		{"a NaN gain", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+			g := tensor(ts, "blk.1.ffn_norm.weight")
+			g.Data = slices.Clone(g.Data)
+			binary.LittleEndian.PutUint32(g.Data[8:], math.Float32bits(float32(math.NaN())))
+			return m, ts
+		}, "blk.1.ffn_norm.weight[2] is NaN"},
+	} {
+		t.Run(bad.name, func(t *testing.T) {
+			meta, ts := good()
+			meta, ts = bad.edit(meta, ts)
+			path := writeGGUF(t, meta, ts)
+			_, _, err := LoadGGUF(path)
+			if err == nil || !strings.Contains(err.Error(), bad.says) || !strings.Contains(err.Error(), path) {
+				t.Errorf("LoadGGUF: %v; want an error naming %s and saying %q", err, path, bad.says)
+			}
+			if _, err := LoadModel(path); err == nil && bad.says != "tokenizer.ggml.tokens" && !strings.Contains(bad.name, "vocabulary") && !strings.Contains(bad.name, "merges") {
+				t.Errorf("LoadModel accepted it")
+			}
+		})
+	}
+	t.Run("a truncated file", func(t *testing.T) {
+		meta, ts := good()
+		path := writeGGUF(t, meta, ts)
+		data, _ := os.ReadFile(path)
+		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := LoadGGUF(path); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("LoadGGUF of half a file: %v; want an error naming it", err)
+		}
+	})
+}

@@ -221,6 +221,7 @@ type Stats struct {
 	Prefill         time.Duration // running the prompt, up to the first logits
 	Decode          time.Duration // sampling and forward passes of the generated tokens
 	StopSequence    string        // the stop sequence that ended the text (FinishStop)
+	EndToken        string        // a GGUF model's end token that ended the text, as its vocabulary writes it (FinishEOS)
 }
 
 // PrefillTokensPerSecond is the prompt processing speed.
@@ -359,7 +360,7 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 
 			switch {
 			case tok.IsEnd(next):
-				step.Finish = FinishEOS
+				step.Finish, stats.EndToken = FinishEOS, tok.endToken(next)
 			case stopped:
 				step.Finish, stats.StopSequence = FinishStop, stop
 			case opts.StopWhen != nil && opts.StopWhen(string(text), seq[len(ids):]):

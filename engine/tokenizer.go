@@ -36,6 +36,7 @@ type Tokenizer struct {
 	bos, eos int
 
 	gguf *bpe.Tokenizer // a GGUF model's tokenizer, or nil
+	chat chatTemplate   // and its chat template
 }
 
 // Maximum max_token_length accepted in a tokenizer file.

@@ -20,7 +20,7 @@ func TokenizerFromGGUF(f *gguf.File) (*Tokenizer, error) {
 	n := b.VocabSize()
 	t := &Tokenizer{
 		pieces: make([]string, n), scores: make([]float32, n), ids: make(map[string]int, n),
-		bos: b.BOS(), eos: b.EOS(), gguf: b,
+		bos: b.BOS(), eos: b.EOS(), gguf: b, chat: readChatTemplate(f),
 	}
 	for i := range t.byteIDs {
 		t.byteIDs[i] = -1
@@ -57,4 +57,14 @@ func (t *Tokenizer) EncodeText(text string, bos, eos bool) ([]int, error) {
 // vocabulary (such as <|im_start|>), which stands for no text of its own.
 func (t *Tokenizer) IsControl(id int) bool {
 	return t.gguf != nil && id >= 0 && id < len(t.pieces) && t.gguf.IsControl(id)
+}
+
+// endToken is how a GGUF model's vocabulary writes the end token id (such
+// as <|im_end|>, an instruction-tuned model's end of turn), or "" for a
+// llama2.c tokenizer, whose end is simply end-of-text.
+func (t *Tokenizer) endToken(id int) string {
+	if t.gguf == nil {
+		return ""
+	}
+	return t.Piece(id)
 }

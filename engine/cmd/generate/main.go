@@ -64,6 +64,7 @@ const (
 // config holds every flag.
 type config struct {
 	model, tokenizer, prompt string
+	chat, system             string // a question for a chat model, and its system message
 	maxNew                   int           // -n
 	temperature, topP, minP  float64       // -temperature, -topp, -minp
 	topK                     int           // -topk
@@ -158,6 +159,8 @@ Flags:
 	fs.StringVar(&cfg.model, "model", "", `model to run: "smollm2" (SmolLM2-135M-Instruct, installed by make install), a GGUF file, or a llama2.c checkpoint (.bin) (default: the built-in model)`)
 	fs.StringVar(&cfg.tokenizer, "tokenizer", "", "llama2.c tokenizer.bin (default: tokenizer.bin beside the model)")
 	fs.StringVar(&cfg.prompt, "prompt", "", "text to continue")
+	fs.StringVar(&cfg.chat, "chat", "", "ask a chat model (such as -model smollm2) this, in its own chat format; stdout gets the answer alone")
+	fs.StringVar(&cfg.system, "system", "", "with -chat, the system message (default: the chat template's own, if it has one)")
 	fs.IntVar(&cfg.maxNew, "n", defaultMaxNew, "most tokens to generate (0: until the context is full)")
 	fs.Float64Var(&cfg.temperature, "temperature", defaultTemperature, "sampling temperature; 0 is greedy")
 	fs.Float64Var(&cfg.topP, "topp", defaultTopP, "top-p (nucleus) in (0, 1]; 1 is off")
@@ -208,6 +211,15 @@ func (cfg *config) check() error {
 	// the model's likeliest token unless a penalty is asked for.
 	if cfg.temperature == 0 && !cfg.isSet("repeat-penalty") {
 		cfg.repeatPenalty = 1
+	}
+	if cfg.isSet("chat") && cfg.isSet("prompt") {
+		return usagef("-chat and -prompt do not go together: -chat asks a question in the model's chat format, -prompt gives text to continue")
+	}
+	if cfg.isSet("system") && !cfg.isSet("chat") {
+		return usagef("-system = %q is the system message of a chat: give the question with -chat", cfg.system)
+	}
+	if cfg.isSet("chat") && cfg.chat == "" {
+		return usagef("-chat is empty: give the question to ask")
 	}
 	if cfg.timeout < 0 {
 		return usagef("-timeout = %v: must be a positive duration such as 2s (0: no limit)", cfg.timeout)
@@ -298,6 +310,18 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	prompt, shown := cfg.prompt, cfg.prompt
+	if cfg.chat != "" {
+		var msgs []engine.Message
+		if cfg.system != "" {
+			msgs = append(msgs, engine.Message{Role: "system", Content: cfg.system})
+		}
+		msgs = append(msgs, engine.Message{Role: "user", Content: cfg.chat})
+		if prompt, err = tok.ChatPrompt(msgs, true); err != nil {
+			return usageError{fmt.Sprintf("-chat: %v", err)}
+		}
+		shown = "" // stdout carries the answer alone
+	}
 	if cfg.seed == 0 {
 		cfg.seed, cfg.seedPicked = uint64(time.Now().UnixNano()), true
 	}
@@ -315,11 +339,11 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	if cfg.json {
 		p = &jsonPrinter{w: out, stderr: stderr, cfg: cfg, contextLen: m.Config.SeqLen}
 	}
-	if err := p.start(cfg.prompt); err != nil {
+	if err := p.start(shown); err != nil {
 		return err
 	}
 	var last engine.Step
-	for step, err := range dec(ctx, m, tok, cfg.prompt, opts) {
+	for step, err := range dec(ctx, m, tok, prompt, opts) {
 		if err != nil {
 			out.Flush()
 			var se *engine.SettingError

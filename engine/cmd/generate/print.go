@@ -94,7 +94,11 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 	switch last.Finish {
 	case engine.FinishEOS:
 		// The end-of-text token is not part of the text: count the others.
-		return fmt.Sprintf("the model wrote end-of-text after %s", count(n-1, "token"))
+		end := "end-of-text"
+		if last.Stats != nil && last.Stats.EndToken != "" {
+			end = "its end token " + last.Stats.EndToken
+		}
+		return fmt.Sprintf("the model wrote %s after %s", end, count(n-1, "token"))
 	case engine.FinishLength:
 		return fmt.Sprintf("%s written, the limit set by -n %d", count(n, "token"), cfg.maxNew)
 	case engine.FinishContext:

@@ -3,14 +3,20 @@
 //
 // It reads (and writes) the checkpoint and tokenizer files of llama2.c, so
 // it runs the course's own models (Default, DefaultDraft) as well as any
-// llama2.c model, such as the TinyStories models llama2.c published.
+// llama2.c model, such as the TinyStories models llama2.c published; and it
+// reads GGUF files of the llama architecture, llama.cpp's format, such as
+// SmolLM2-135M-Instruct, which the course installs (SmolLM2).
 //
 // The files read top to bottom like the lessons:
 //
 //   - config.go, weights.go, checkpoint.go: the model's shape and weights,
-//     and the llama2.c file layout.
+//     and the llama2.c file layout; matrices.go: the weights as the forward
+//     pass reads them, each matrix a Matrix with its own products, float32
+//     or quantized; model_gguf.go, load.go: models from GGUF files, and
+//     loading a model by name or path.
 //   - tokenizer.go: text to token ids (byte-pair merges, byte fallback) and
-//     back.
+//     back; tokenizer_gguf.go: a GGUF model's own tokenizer; chat.go: a
+//     conversation in the model's chat format.
 //   - forward.go, ops.go, matmul.go, kvcache.go, prefill.go: the transformer
 //     itself — RMSNorm, rotary position embeddings, grouped-query attention
 //     over the KV cache, the SwiGLU MLP and the vocabulary projection — for

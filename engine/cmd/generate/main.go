@@ -64,7 +64,7 @@ const (
 // config holds every flag.
 type config struct {
 	model, tokenizer, prompt string
-	chat, system             string // a question for a chat model, and its system message
+	chat, system             string        // a question for a chat model, and its system message
 	maxNew                   int           // -n
 	temperature, topP, minP  float64       // -temperature, -topp, -minp
 	topK                     int           // -topk

@@ -39,14 +39,6 @@ type Model struct {
 	Matrices *Matrices
 	// Name says where the model came from (a file path, or "default").
 	Name string
-
-	// The float32 Weights as Matrices, made on first use (see matrices):
-	// which Weights they were made for, and that Weights' first Wq
-	// number and shape, so that replacing either makes them again.
-	f32       *Matrices
-	f32of     *Weights
-	f32first  *float32
-	f32config Config
 }
 
 // LoadModel reads a model from a file: a llama2.c checkpoint, or a GGUF

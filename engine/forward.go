@@ -44,6 +44,14 @@ type State struct {
 	// hb for its down projection, x for the classifier.
 	vq, vk, vv, vo, v1, v3, v2, vcls quant.Vec
 
+	// A llama2.c model's float32 Weights as Matrices (see matrices):
+	// which Weights they were made for, that Weights' first Wq number
+	// and the shape, so that replacing either makes them again.
+	f32       *Matrices
+	f32of     *Weights
+	f32first  *float32
+	f32config Config
+
 	// The attention of the current decode step, for the cores to share
 	// by heads: heads, bound once to the state, does heads h0..h1-1 of
 	// layer stepLayer at position stepPos, so that sharing them allocates
@@ -148,7 +156,7 @@ func checkLogits(logits []float32, pos int) error {
 
 // forward is the Llama transformer, one token at a time.
 func (s *State) forward(token, pos int) {
-	m, w := s.Model, s.Model.matrices()
+	m, w := s.Model, s.matrices()
 	c := m.Config
 	eps := c.normEps()
 	x := s.x
@@ -269,7 +277,7 @@ func (s *State) attention(l, pos int) {
 // what attendGroups, and all of them what forward, hands to the cores.
 // xb is already prepared for them (prepareQKV).
 func (s *State) qkvJobs(l, pos int) [3]rowJob {
-	L := &s.Model.matrices().Layers[l]
+	L := &s.matrices().Layers[l]
 	vk, vv := &s.vq, &s.vq
 	if !L.Wk.Prepared(vk) {
 		vk = &s.vk

@@ -34,18 +34,20 @@ type Matrices struct {
 	Classifier *Matrix   // (vocab, dim)
 }
 
-// matrices returns the model's weights as Matrices: m.Matrices for a model
-// read from GGUF, else views of the float32 Weights, made once and made
-// again if the Weights are replaced.
-func (m *Model) matrices() *Matrices {
+// matrices returns the weights of the state's model as Matrices:
+// m.Matrices for a model read from GGUF, else views of its float32
+// Weights. The views are the state's own (a State runs on one goroutine,
+// while many may share a Model), made on the first pass and made again if
+// the Weights are replaced or the model changes shape.
+func (s *State) matrices() *Matrices {
+	m := s.Model
 	if m.Matrices != nil {
 		return m.Matrices
 	}
-	w := m.Weights
-	if m.f32 != nil && m.f32of == w && m.f32first == &w.Wq[0] && m.f32config == m.Config {
-		return m.f32
+	w, c := m.Weights, m.Config
+	if s.f32 != nil && s.f32of == w && s.f32first == &w.Wq[0] && s.f32config == c {
+		return s.f32
 	}
-	c := m.Config
 	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
 	mat := func(rows, cols int, data []float32) *Matrix {
 		mx, err := quant.NewMatrixF32(rows, cols, data)
@@ -69,7 +71,7 @@ func (m *Model) matrices() *Matrices {
 			W3: mat(h, d, w.W3[l*h*d:(l+1)*h*d]),
 		}
 	}
-	m.f32, m.f32of, m.f32first, m.f32config = mats, w, &w.Wq[0], c
+	s.f32, s.f32of, s.f32first, s.f32config = mats, w, &w.Wq[0], c
 	return mats
 }
 

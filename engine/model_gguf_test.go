@@ -340,3 +340,41 @@ func TestGGUFRefusesBadModels(t *testing.T) {
 		}
 	})
 }
+
+// FuzzLoadGGUF: whatever the bytes of a model file, LoadGGUF returns a model
+// that runs or an error; it never panics.
+func FuzzLoadGGUF(f *testing.F) {
+	r := rand.New(rand.NewPCG(7, 8))
+	c := Config{Dim: 32, HiddenDim: 32, NLayers: 1, NHeads: 2, NKVHeads: 1, VocabSize: 259, SeqLen: 8, SharedClassifier: true}
+	w, err := NewWeights(c)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, q8 := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := gguf.Write(&b, 3, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, q8)); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "m.gguf")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, tok, err := LoadGGUF(path)
+		if err != nil {
+			return
+		}
+		if m.Config.NLayers*m.Config.Dim*m.Config.SeqLen > 1<<22 {
+			return // a shape too large to run here
+		}
+		ids, err := tok.Encode("ab", true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) > 0 {
+			m.NewState().Forward(ids[0], 0)
+		}
+	})
+}

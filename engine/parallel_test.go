@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -208,4 +209,49 @@ func TestDecodeStepSharedAmongCoresAllocatesNothing(t *testing.T) {
 		counts = append(counts, n)
 	}
 	t.Errorf("Forward at positions 150..169 on 2 cores, 5 times: %v allocations in 20 steps, want 0 at least once", counts)
+}
+
+// TestStatesShareAModel: sequences on one model, each its own State, run at
+// once on several goroutines and give what they give alone (run with -race,
+// this also checks that nothing a State makes for itself is kept in the
+// shared Model).
+func TestStatesShareAModel(t *testing.T) {
+	m, tok, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts := []string{"func main() {", "// Package sort", "type T struct {", "for i := range"}
+	alone := make([][]float32, len(prompts))
+	run := func(i int) []float32 {
+		ids, err := tok.Encode(prompts[i], true, false)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		logits, err := m.NewState().Prefill(ids, 0)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		return slices.Clone(logits)
+	}
+	// Together first, on a model no State has run yet.
+	together := make([][]float32, len(prompts))
+	var wg sync.WaitGroup
+	for i := range prompts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			together[i] = run(i)
+		}()
+	}
+	wg.Wait()
+	for i := range prompts {
+		alone[i] = run(i)
+	}
+	for i := range prompts {
+		if !slices.Equal(alone[i], together[i]) {
+			t.Errorf("%q: logits differ when other sequences run at once", prompts[i])
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // SmolLM2File is where the course's install step (make install) puts
@@ -142,8 +143,10 @@ func Load(model, tokenizerPath string) (*Model, *Tokenizer, error) {
 }
 
 // isGGUF reports whether the file at path starts with GGUF's magic number.
+// Only a regular file is opened: opening a named pipe would wait for a
+// writer (LoadModel then refuses it by name).
 func isGGUF(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path)
 	if err != nil {
 		return false
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 func main() {
@@ -123,9 +124,10 @@ func load(model, tokPath string, tokSet bool) (*engine.Tokenizer, error) {
 	return engine.LoadTokenizer(tokPath, 0)
 }
 
-// isGGUFMagic reports whether path starts with GGUF's magic number.
+// isGGUFMagic reports whether path is a regular file that starts with
+// GGUF's magic number (a named pipe is not opened: that would wait).
 func isGGUFMagic(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path)
 	if err != nil {
 		return false
 	}

@@ -372,12 +372,16 @@ func TestSleepInInit(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, rep, with("timeout 0", "timeout 0", "timeout 0"))
-	var ran time.Duration
+	// One process ran, and was stopped at the limit; the other tests,
+	// whose initialisation would hang the same way, were not started.
+	started := 0
 	for _, r := range rep.Exercises[0].Results {
-		ran += r.Duration
+		if r.Duration > 0 {
+			started++
+		}
 	}
-	if limit := cfg.Limits.Timeout; ran < limit || ran > limit+2*time.Second {
-		t.Errorf("the exercise's tests ran for %s in all; want one time limit, %s", ran, limit)
+	if started != 1 {
+		t.Errorf("%d test processes were started; want 1", started)
 	}
 	if msg := message(rep, "01-demo/TestTask1_Add"); !strings.Contains(msg, "initialisation") {
 		t.Errorf("message %q; want it to name the package's initialisation", msg)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 )
 
 // writeEvents writes the raw record of a grading: every test process's
@@ -58,7 +59,7 @@ func writeEvents(w io.Writer, rep *Report) error {
 				}
 				continue
 			}
-			cmd := exec.Command("go", "tool", "test2json", "-t", "-p", er.Name)
+			cmd := test2json(er.Name)
 			cmd.Stdin = strings.NewReader(r.output)
 			var out bytes.Buffer
 			cmd.Stdout = &out
@@ -86,4 +87,23 @@ func writeEvents(w io.Writer, rep *Report) error {
 		}
 	}
 	return nil
+}
+
+// test2jsonPath is where the go command keeps its test2json tool, found
+// once: starting the tool through `go tool` costs some 50 ms a test, its
+// binary itself a few.
+var test2jsonPath = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "tool", "-n", "test2json").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
+
+// test2json is the command that converts one test's output for exercise.
+func test2json(exercise string) *exec.Cmd {
+	if p := test2jsonPath(); p != "" {
+		return exec.Command(p, "-t", "-p", exercise)
+	}
+	return exec.Command("go", "tool", "test2json", "-t", "-p", exercise)
 }

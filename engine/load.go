@@ -83,7 +83,7 @@ func LoadGGUF(path string) (*Model, *Tokenizer, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("model %s: tokenizer: %w", path, err)
 	}
-	m, err := ModelFromGGUF(f, path)
+	m, err := modelFromGGUF(f, path, true)
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("model %s: %w", path, err)

@@ -27,6 +27,13 @@ const ggufMagic = "GGUF"
 // copied; the others are read where they are, so f must stay open as long
 // as the model is used.
 func ModelFromGGUF(f *gguf.File, name string) (*Model, error) {
+	return modelFromGGUF(f, name, false)
+}
+
+// modelFromGGUF is ModelFromGGUF; with drop, f is a file the engine mapped
+// itself, and the pages of each tensor it copies are dropped once copied
+// (see dropPages).
+func modelFromGGUF(f *gguf.File, name string, drop bool) (*Model, error) {
 	arch, err := f.String("general.architecture")
 	if err != nil {
 		return nil, err
@@ -44,14 +51,14 @@ func ModelFromGGUF(f *gguf.File, name string) (*Model, error) {
 	}
 	mats := &Matrices{Layers: make([]Layer, c.NLayers)}
 	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
-	if mats.Embedding, err = ggufMatrix(f, "token_embd.weight", c.VocabSize, d); err != nil {
+	if mats.Embedding, err = ggufMatrix(f, "token_embd.weight", c.VocabSize, d, drop); err != nil {
 		return nil, err
 	}
 	if mats.RMSFinal, err = ggufGain(f, "output_norm.weight", d); err != nil {
 		return nil, err
 	}
 	if _, ok := f.Tensor("output.weight"); ok {
-		if mats.Classifier, err = ggufMatrix(f, "output.weight", c.VocabSize, d); err != nil {
+		if mats.Classifier, err = ggufMatrix(f, "output.weight", c.VocabSize, d, drop); err != nil {
 			return nil, err
 		}
 	} else {
@@ -78,7 +85,7 @@ func ModelFromGGUF(f *gguf.File, name string) (*Model, error) {
 			{"attn_q", &L.Wq, d, d}, {"attn_k", &L.Wk, kv, d}, {"attn_v", &L.Wv, kv, d}, {"attn_output", &L.Wo, d, d},
 			{"ffn_gate", &L.W1, h, d}, {"ffn_down", &L.W2, d, h}, {"ffn_up", &L.W3, h, d},
 		} {
-			if *mx.dst, err = ggufMatrix(f, name(mx.name), mx.rows, mx.cols); err != nil {
+			if *mx.dst, err = ggufMatrix(f, name(mx.name), mx.rows, mx.cols, drop); err != nil {
 				return nil, err
 			}
 		}
@@ -193,8 +200,9 @@ func ggufTensor(f *gguf.File, name string, dims ...int) (*gguf.TensorInfo, error
 	return t, nil
 }
 
-// ggufMatrix reads a rows × cols matrix (GGUF dimensions [cols, rows]).
-func ggufMatrix(f *gguf.File, name string, rows, cols int) (*Matrix, error) {
+// ggufMatrix reads a rows × cols matrix (GGUF dimensions [cols, rows]);
+// with drop, the tensor's pages are dropped once copied.
+func ggufMatrix(f *gguf.File, name string, rows, cols int, drop bool) (*Matrix, error) {
 	t, err := ggufTensor(f, name, cols, rows)
 	if err != nil {
 		return nil, err
@@ -203,7 +211,20 @@ func ggufMatrix(f *gguf.File, name string, rows, cols int) (*Matrix, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tensor %s: %w", name, err)
 	}
+	if drop && copied(mx) {
+		dropPages(t.Data)
+	}
 	return mx, nil
+}
+
+// copied reports whether mx holds its own copy of its weights: the types
+// the engine stores in a layout of its own.
+func copied(mx *Matrix) bool {
+	switch mx.Type() {
+	case gguf.F32, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1:
+		return true
+	}
+	return false
 }
 
 // ggufGain reads a norm's gain vector, as float32 numbers of its own,
@@ -231,7 +252,7 @@ func loadGGUF(path string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := ModelFromGGUF(f, path)
+	m, err := modelFromGGUF(f, path, true)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("model %s: %w", path, err)
@@ -246,9 +267,7 @@ func loadGGUF(path string) (*Model, error) {
 func (mats *Matrices) inPlace() int {
 	n := 0
 	count := func(mx *Matrix) {
-		switch mx.Type() {
-		case gguf.F32, gguf.Q8_0, gguf.Q4_0, gguf.Q4_1:
-		default:
+		if !copied(mx) {
 			n++
 		}
 	}

@@ -300,9 +300,7 @@ func (s *State) qkvJobs(l, pos int) [3]rowJob {
 // enough to be worth sharing (as inParallel decides), and a head size
 // that is a multiple of 4, so that each head's rows are whole blocks of
 // Gemv's and every number comes out the same, bit for bit, as on one
-// core. On the stories15M shape on two cores, decoding was 0–6% faster
-// this way (median of the rounds' ratios over four A/B runs in one
-// process: 1.00, 1.02, 1.06, 1.06); on the 110M shape, the same speed.
+// core.
 func (s *State) byGroups() bool {
 	c := s.Model.Config
 	return maxWorkers() >= 2 && c.NKVHeads >= 2 && c.HeadSize()%4 == 0 &&
@@ -399,7 +397,7 @@ func softmaxWeights(x []float32) float32 {
 
 // softmaxFlush is softmax32 for attention weights, except that weights
 // below the smallest normal float32 (about 1.2e-38) become exactly 0.
-// Processors handle such "subnormal" numbers up to a hundred times slower,
+// Processors handle such "subnormal" numbers far more slowly than others,
 // and far-back positions of a long sequence easily get weights like
 // exp(-90). Dropping them changes no result: the largest weight is at
 // least 1/positions, so against the sums they join they are far below half

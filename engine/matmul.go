@@ -117,8 +117,8 @@ func (h *handOff) blocks(_, b0, b1 int) {
 
 // parallelThreshold is the matrix size (in weights) below which splitting
 // the work across cores costs more than it saves. Handing work to a
-// waiting helper and waiting for it costs a microsecond or less (see
-// parallelFor), the time of some 10^4 multiply-adds.
+// waiting helper and waiting for it (see parallelFor) takes about as long
+// as some 10^4 multiply-adds.
 const parallelThreshold = 1 << 16
 
 // matmulTokens computes out = X·Wᵀ for n input rows at once, on the

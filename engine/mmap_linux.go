@@ -21,12 +21,11 @@ func mapFile(f *os.File, size int64) ([]byte, bool) {
 	}
 	// A decoding step reads every weight once, so the processor walks the
 	// whole mapping every step. In 2 MB pages rather than 4 kB ones that
-	// walk needs 512 times fewer page-table entries: on the stories15M
-	// shape a step was 2–6% faster, on one core and on two. The kernel
-	// gives such pages where the file's cached pages allow (a file read
-	// in while this advice holds, or written in writes of 2 MB or more:
-	// see atomicfile); where they do not, or the advice is refused, the
-	// mapping works as it is.
+	// walk needs 512 times fewer page-table entries, and a step is faster.
+	// The kernel gives such pages where the file's cached pages allow (a
+	// file read in while this advice holds, or written in writes of 2 MB or
+	// more: see atomicfile); where they do not, or the advice is refused,
+	// the mapping works as it is.
 	syscall.Madvise(data, syscall.MADV_HUGEPAGE)
 	return data, true
 }

@@ -8,12 +8,12 @@ import (
 
 // A decode step hands work to the other cores a few dozen times (four or
 // five times a layer, and once for the vocabulary projection), and each
-// piece takes only microseconds to tens of microseconds. Starting a
-// goroutine for every piece, and waking a sleeping core for it, can cost
-// as much as the piece itself. So the pieces go to a team of helper
-// goroutines, one per extra core, started once, that keep watching for
-// the next piece for a little while (spinWait) after each one before they
-// go to sleep: within a pass a hand-off then costs about a microsecond.
+// piece is short. Starting a goroutine for every piece, and waking a
+// sleeping core for it, can cost as much as the piece itself. So the
+// pieces go to a team of helper goroutines, one per extra core, started
+// once, that keep watching for the next piece for a little while
+// (spinWait) after each one before they go to sleep: within a pass a
+// hand-off then costs far less than a piece.
 //
 // A piece is cut into chunks, and the caller and the helpers take the
 // next chunk left until none is: a helper that the operating system runs
@@ -52,8 +52,7 @@ func parallelFor(n int, worth bool, f func(worker, start, end int)) {
 // can be no more chunks than that), so the first chunks are long and the
 // last ones short. A core that takes the last long chunk then finishes it
 // while the others share the short ones, and no core waits for long at
-// the end of a piece: on two cores this made decoding the stories15M and
-// 110M shapes 2–6% faster than cutting every piece into 8 equal chunks.
+// the end of a piece, as one can when all the chunks are the same size.
 func cut(bounds []int, n, cores int) []int {
 	least := max((n+countMask-1)/countMask, 1)
 	bounds = append(bounds[:0], 0)
@@ -93,12 +92,11 @@ func spawnFor(n, per int, f func(worker, start, end int)) {
 // woken. Short waits keep most of the gain of spinning there too.
 //
 // The caller's wait is longer: it comes to join with nothing left to take,
-// so it waits for at most one chunk per helper, a few hundred
-// microseconds at most even in the vocabulary projection, and a caller
-// that sleeps there pays for being woken (tens of microseconds on a
-// virtual machine) in every one of a step's few dozen pieces. On the
-// stories15M shape on two cores, a 3 µs wait here left two threads only
-// 1.4× as fast as one; 300 µs makes them 1.6–1.8× as fast.
+// so it waits for at most one chunk per helper, which is short even in
+// the vocabulary projection, and a caller that sleeps there pays for
+// being woken (dearer still on a virtual machine) in every one of a
+// step's few dozen pieces. A wait much shorter than a chunk throws away
+// much of what the second core gains.
 const (
 	spinWait = 30 * time.Microsecond
 	joinWait = 300 * time.Microsecond

@@ -294,9 +294,8 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 // Each core then reads all the layer's weights, but once for a whole run
 // of tokens, and the pass hands work to the cores twice a layer instead
 // of once for every product. Fewer, longer runs read the weights fewer
-// times: on two cores, a 128-token prefill of the 110M shape took 7–9%
-// less time in two runs than in four. With a profile, f does all the
-// tokens at once on the caller, so the profile's clock ticks in order.
+// times, so there are no more runs than cores. With a profile, f does all
+// the tokens at once on the caller, so the profile's clock ticks in order.
 func (s *State) byTokens(n, work int, f func(part, i0, i1 int)) {
 	workers := maxWorkers()
 	if s.Profile != nil || workers < 2 || n < 2 || work < parallelThreshold {

@@ -19,13 +19,12 @@ type Preset struct {
 // "full" trains the embedded models. Both formats get the same run, so the
 // comparison is fair in compute: the same shape, the same problems (sizes
 // drawn as Examples says), the same 5,000 steps of 16 windows of 96 tokens
-// (7.7 million tokens, three to five minutes each on two cores). A direct
-// example is a third as long as one with steps, so the direct model sees
-// three times as many problems. The shape was found by
-// trying: with two layers instead of three, the steps model learned the
-// arithmetic of a step but not which digits of the prompt to copy after
-// the second step, and neither model got past two digits. The shape is
-// small enough (140,864 parameters, 570 KB) to embed.
+// (7.7 million tokens). A direct example is a third as long as one with
+// steps, so the direct model sees three times as many problems. The shape
+// was found by trying: with two layers instead of three, the steps model
+// learned the arithmetic of a step but not which digits of the prompt to
+// copy after the second step, and neither model got past two digits. The
+// shape is small enough (140,864 parameters, 570 KB) to embed.
 //
 // "tiny" runs everything in a second, for the tests.
 var Presets = map[string]map[Format]Preset{

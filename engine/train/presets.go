@@ -11,11 +11,11 @@ type Preset struct {
 
 // Presets are the runs cmd/train knows by name.
 //
-// The full preset's numbers were chosen for two CPU cores and about two
-// hours. The trainer runs the target at about 4,500 tokens per second, so
-// it sees 25.6 million tokens (1.8 passes over the training stream), some
-// 14 tokens per parameter for its 1.8 million parameters. With a 2048-token
-// vocabulary the shared embedding/classifier is a fifth of them.
+// The full preset's numbers were chosen for a run of a few hours on two
+// CPU cores. The target sees 25.6 million tokens (1.8 passes over the
+// training stream), some 14 tokens per parameter for its 1.8 million
+// parameters. With a 2048-token vocabulary the shared
+// embedding/classifier is a fifth of them.
 //
 // The target trains on small batches, 2 windows of 512 tokens, for the
 // sake of copying. Code repeats itself, and a model predicts a repeat well
@@ -24,9 +24,9 @@ type Preset struct {
 // suddenly, after a number of training tokens that grows with the square
 // root of the tokens per batch (Aoyama, Wilcox and Schneider, "Predicting
 // the Formation of Induction Heads", 2025, put it near 10^5.7·√(batch ×
-// context) tokens). With 8 windows per step the target never got there in
-// 21 million tokens; with 2 the validation loss falls steeply after about
-// 11 million, and the model pays far less for a second copy of a text
+// context) tokens). With 8 windows per step the target never got there
+// within its run; with 2 the validation loss falls steeply part-way
+// through, and the model pays far less for a second copy of a text
 // (eval -repeat). The draft, an eighth of the target's size, trains on 6
 // million tokens in the same small batches: too few to learn copying.
 var Presets = map[string]Preset{

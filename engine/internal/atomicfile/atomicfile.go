@@ -60,8 +60,8 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 // writeSize is the size of Write's writes. Writes of 2 MB or more let
 // the file system keep the new file in memory in 2 MB pages, which the
 // engine's mapping of a model (LoadModel) can then use whole: a decoding
-// step that reads the weights from them is a few percent faster than from
-// 4 kB pages. With 1 MB writes the file is cached in small pages.
+// step reads the weights from them faster than from 4 kB pages. With 1 MB
+// writes the file is cached in small pages.
 const writeSize = 4 << 20
 
 // tempPrefix starts the name of every temporary file for base:

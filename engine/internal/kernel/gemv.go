@@ -32,12 +32,7 @@ func Gemv(out, x, w []float32) {
 	// quarter of W, that the processor sees coming and fetches ahead by
 	// itself. Four neighbouring rows are four short runs side by side,
 	// each a row long (1–3 kB in the course's models), which it follows
-	// less well, even with prefetch instructions. Reading matrices from
-	// memory on one core, quarters gave 26–28 GB/s and neighbours 16–20
-	// (with prefetching), for every matrix shape of the stories15M and
-	// 110M models; a decode step of the stories15M shape went from 227 to
-	// 375–397 tokens a second on one core, and from 384–402 to 500–507 on
-	// two.
+	// less well, even with prefetch instructions.
 	q := rows / 4
 	var sums [4]float32
 	for r := range q {

@@ -20,9 +20,9 @@ import (
 const buildTimeout = 5 * time.Minute
 
 // buildMemory bounds the data memory of each process of a compilation (the
-// go command, the compiler, the linker). The course's largest exercise,
-// engine included, needs a quarter of it; a few lines that declare a huge
-// initialised array would make the compiler take gigabytes.
+// go command, the compiler, the linker): well above what the course's
+// largest exercise, engine included, needs, and far below what a few lines
+// declaring a huge initialised array would make the compiler take.
 const buildMemory = 1 << 30
 
 // buildFileSize bounds every file a compilation writes (objects in the

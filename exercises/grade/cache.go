@@ -7,9 +7,10 @@ import (
 	"slices"
 )
 
-// cacheLimit caps the grader's build cache. Compiling the whole track with
-// the race detector, engine and standard library included, fills a tenth
-// of it; what a submission can add is bounded by buildFileSize a file.
+// cacheLimit caps the grader's build cache: well above what compiling the
+// whole track with the race detector, engine and standard library
+// included, needs; what a submission can add is bounded by buildFileSize a
+// file.
 const cacheLimit = 2 << 30
 
 // defaultCache is the grader's own build cache: apart from the user's, so

@@ -90,8 +90,8 @@ func writeEvents(w io.Writer, rep *Report) error {
 }
 
 // test2jsonPath is where the go command keeps its test2json tool, found
-// once: starting the tool through `go tool` costs some 50 ms a test, its
-// binary itself a few.
+// once: starting the tool through `go tool` for every test costs far more
+// than starting its binary.
 var test2jsonPath = sync.OnceValue(func() string {
 	out, err := exec.Command("go", "tool", "-n", "test2json").Output()
 	if err != nil {

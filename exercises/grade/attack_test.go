@@ -299,8 +299,18 @@ func TestHidden_Signature(t *testing.T) {
 			if got := statuses(rep)["01-demo/TestHidden_Signature"]; got != "error 0" {
 				t.Errorf("hidden test %s; want error 0", got)
 			}
-			if !strings.Contains(rep.Exercises[0].Compile, c.says) {
-				t.Errorf("the compile message %q does not say %q", rep.Exercises[0].Compile, c.says)
+			said := rep.Exercises[0].Compile + strings.Join(rep.Exercises[0].Notes, "\n")
+			if !strings.Contains(said, c.says) {
+				t.Errorf("the exercise's messages %q do not say %q", said, c.says)
+			}
+			if c.says == hiddenBuildMessage {
+				// The public tests still run, and count.
+				if got := statuses(rep)["01-demo/TestTask2_Double"]; got != "pass 3" {
+					t.Errorf("public test TestTask2_Double: %s; want pass 3", got)
+				}
+				if msg := message(rep, "01-demo/TestHidden_Signature"); msg != hiddenBuildMessage {
+					t.Errorf("the hidden test's message %q; want %q", msg, hiddenBuildMessage)
+				}
 			}
 			for name, text := range allReports(t, rep) {
 				for _, leak := range []string{"secret", "SECRET", "1234567", "zz_hidden", "secretInputs"} {

@@ -81,11 +81,13 @@ const hiddenBuildMessage = "your code compiles with the public tests but not wit
 // learner's non-test files in place of the stubs, the checkout's test files,
 // the grader's harness and the hidden tests. Every step runs in the sandbox.
 // It returns the binary, or what the learner is told when their code does
-// not build; err is for the grader's own failures.
-func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise, w Work, hidden []string) (binary, compileErr string, err error) {
+// not build; err is for the grader's own failures. When the code builds
+// with the public tests but not with the hidden ones, the binary has the
+// public tests only, and hiddenErr says what the learner is told.
+func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise, w Work, hidden []string) (binary, compileErr, hiddenErr string, err error) {
 	src := filepath.Join(scratch, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	replace := map[string]string{}
 	for _, stub := range ex.Stubs {
@@ -94,20 +96,20 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	for _, name := range slices.Sorted(maps.Keys(w.Files)) {
 		copyPath := filepath.Join(src, name)
 		if err := os.WriteFile(copyPath, w.Files[name], 0o644); err != nil {
-			return "", "", err
+			return "", "", "", err
 		}
 		replace[filepath.Join(ex.Dir, name)] = copyPath
 	}
 	harness := filepath.Join(scratch, harnessFile)
 	if err := os.WriteFile(harness, []byte(harnessSource(ex.Package)), 0o644); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	replace[filepath.Join(ex.Dir, harnessFile)] = harness
 	public := maps.Clone(replace)
 	for _, h := range hidden {
 		name := "zz_hidden_" + filepath.Base(h)
 		if _, err := os.Lstat(filepath.Join(ex.Dir, name)); err == nil {
-			return "", "", fmt.Errorf("hidden test %s: the exercise already has a file %s", h, name)
+			return "", "", "", fmt.Errorf("hidden test %s: the exercise already has a file %s", h, name)
 		}
 		replace[filepath.Join(ex.Dir, name)] = h
 	}
@@ -121,7 +123,7 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	}
 	publicOverlay, err := overlay("overlay-public.json", public)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	binary = filepath.Join(scratch, ex.Name+".test")
 
@@ -133,7 +135,7 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	// compiles only next to the tests would be reaching into the tests'
 	// fixtures or answers.
 	if msg, err := b.goCommand(ctx, scratch, "build", "-overlay", publicOverlay, pkg); msg != "" || err != nil {
-		return "", learnerPaths.Replace(msg), err
+		return "", learnerPaths.Replace(msg), "", err
 	}
 	testArgs := func(overlay string) []string {
 		args := []string{"test", "-c", "-vet=off", "-o", binary, "-overlay", overlay}
@@ -144,22 +146,23 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	}
 	if len(hidden) == 0 {
 		msg, err := b.goCommand(ctx, scratch, testArgs(publicOverlay)...)
-		return orNot(binary, msg, err), learnerPaths.Replace(msg), err
+		return orNot(binary, msg, err), learnerPaths.Replace(msg), "", err
 	}
 	// With hidden tests, a failure must not show them: the compiler's
 	// messages are shown only if the public tests alone fail to build too.
 	hiddenOverlay, err := overlay("overlay.json", replace)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	msg, err := b.goCommand(ctx, scratch, testArgs(hiddenOverlay)...)
 	if msg == "" || err != nil {
-		return orNot(binary, msg, err), "", err
+		return orNot(binary, msg, err), "", "", err
 	}
 	if pmsg, err := b.goCommand(ctx, scratch, testArgs(publicOverlay)...); pmsg != "" || err != nil {
-		return "", learnerPaths.Replace(pmsg), err
+		return "", learnerPaths.Replace(pmsg), "", err
 	}
-	return "", learnerLines(learnerPaths.Replace(msg), ex, w), nil
+	// The public tests still run, and count.
+	return binary, "", learnerLines(learnerPaths.Replace(msg), ex, w), nil
 }
 
 // orNot is binary when the build succeeded, else "".

@@ -65,7 +65,7 @@ func (rep *Report) finish() {
 		for i := range er.Results {
 			r := &er.Results[i]
 			r.Message, r.output = cleanText(r.Message), cleanText(r.output)
-			if r.Hidden && !rep.HiddenDetails {
+			if r.Hidden && !rep.HiddenDetails && r.Message != hiddenBuildMessage {
 				if msg := hiddenMessage(r.Status); msg != "" {
 					r.Message = msg
 				}

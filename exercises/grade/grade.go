@@ -64,6 +64,16 @@ type ExerciseReport struct {
 
 // Grade grades one submission against the grader's own tests.
 func Grade(ctx context.Context, cfg Config) (*Report, error) {
+	// The sandbox shows folders at their own paths, which must be absolute.
+	for _, p := range []*string{&cfg.Root, &cfg.Hidden, &cfg.Cache} {
+		if *p != "" {
+			abs, err := filepath.Abs(*p)
+			if err != nil {
+				return nil, err
+			}
+			*p = abs
+		}
+	}
 	track, err := loadTrack(cfg.Root, cfg.Exercises)
 	if err != nil {
 		return nil, err
@@ -184,7 +194,7 @@ func gradeExercise(ctx, lctx context.Context, cfg Config, b builder, scratch str
 	if err := os.MkdirAll(scratch, 0o711); err != nil {
 		return nil, err
 	}
-	binary, compileErr, err := buildExercise(lctx, b, scratch, ex, w, hidden)
+	binary, compileErr, hiddenErr, err := buildExercise(lctx, b, scratch, ex, w, hidden)
 	if err != nil {
 		if ctx.Err() == nil && lctx.Err() != nil {
 			return all(StatusTimeout, outOfTime), nil
@@ -204,12 +214,19 @@ func gradeExercise(ctx, lctx context.Context, cfg Config, b builder, scratch str
 			return nil, fmt.Errorf("%s: %w", ex.Name, err)
 		}
 	}
+	if hiddenErr != "" {
+		er.Notes = append(er.Notes, hiddenErr)
+	}
 	for _, t := range ex.Tests {
 		if ctx.Err() != nil {
 			break
 		}
 		if lctx.Err() != nil {
 			return all(StatusTimeout, outOfTime), nil
+		}
+		if t.Hidden && hiddenErr != "" {
+			er.Results = append(er.Results, Result{Test: t, Status: StatusError, Message: hiddenBuildMessage})
+			continue
 		}
 		res := runTest(lctx, cfg.Sandbox, binary, dir, t, cfg.Limits)
 		if ctx.Err() == nil && lctx.Err() != nil && res.Status == StatusTimeout {

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
+	"slices"
 	"sort"
+	"time"
 )
 
 // BeamOptions control a beam search.
@@ -101,61 +104,86 @@ type BeamResult struct {
 // hypotheses too), or as soon as Width hypotheses are finished and no live
 // beam can still beat the worst of them — which is exact, because a beam's
 // log-probability only falls as it grows.
-func BeamSearch(lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
-	return BeamSearchContext(context.Background(), lm, prompt, opts)
+//
+// It yields the tokens of the best hypothesis, each as soon as it is
+// certain: a token that every live beam and the best finished hypothesis
+// share can no longer change, so it is yielded while the search goes on;
+// the rest follow when the search ends. The last step's Stats.Beam holds
+// the whole explored tree and the best hypotheses (Best and Hypotheses are
+// set once the search has ended). ctx is checked before every question to
+// the model; when it ends first, the live beams become hypotheses as if
+// the length limit had been reached, the best found so far is yielded,
+// and the last step's Finish says why. Bad settings are the only value
+// yielded; a model error ends the steps with that error.
+func BeamSearch(ctx context.Context, lm LM, prompt []int, opts BeamOptions) iter.Seq2[Step, error] {
+	return func(yield func(Step, error) bool) {
+		if err := opts.check(ctx, lm, prompt); err != nil {
+			yield(Step{}, err)
+			return
+		}
+		d := newDecoding(ctx, prompt, lm.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
+		searchBeams(d, lm, opts, yield)
+	}
 }
 
-// BeamSearchContext is BeamSearch with a context for cancellation and
-// deadlines, checked before every question to the model. When ctx ends first,
-// the live beams become hypotheses as if the length limit had been
-// reached, and it returns the best found so far together with ctx's error;
-// the result is nil only if ctx ended before the first step.
-func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOptions) (*BeamResult, error) {
+// check reports settings that make a beam search impossible.
+func (opts BeamOptions) check(ctx context.Context, lm LM, prompt []int) error {
 	if ctx == nil {
-		return nil, errors.New("nil context: pass context.Background() for no deadline")
+		return errors.New("nil context: pass context.Background() for no deadline")
 	}
 	if err := checkLM(lm); err != nil {
-		return nil, err
+		return err
 	}
-	if opts.Width < 1 || opts.Width > MaxBeamWidth {
-		return nil, fmt.Errorf("beam width = %d: must be between 1 and %d", opts.Width, MaxBeamWidth)
+	if err := checkBeam(opts.Width, opts.LengthPenalty); err != nil {
+		return err
 	}
 	if opts.MaxNewTokens < 1 {
-		return nil, fmt.Errorf("beam search max new tokens = %d: must be at least 1", opts.MaxNewTokens)
-	}
-	if math.IsNaN(opts.LengthPenalty) || math.IsInf(opts.LengthPenalty, 0) {
-		return nil, fmt.Errorf("length penalty = %v: must be a finite number", opts.LengthPenalty)
+		return fmt.Errorf("beam search max new tokens = %d: must be at least 1", opts.MaxNewTokens)
 	}
 	if len(prompt) == 0 {
-		return nil, fmt.Errorf("empty prompt: beam search needs at least one token (BOS)")
+		return fmt.Errorf("empty prompt: beam search needs at least one token (BOS)")
 	}
-	if len(prompt) >= lm.ContextLength() {
-		return nil, fmt.Errorf("prompt of %d tokens leaves no room in the model's context of %d tokens", len(prompt), lm.ContextLength())
+	return checkPrompt(prompt, lm.ContextLength())
+}
+
+// checkBeam reports a width or length penalty beam search cannot use.
+func checkBeam(width int, lengthPenalty float64) error {
+	if width < 1 || width > MaxBeamWidth {
+		return fmt.Errorf("beam width = %d: must be between 1 and %d", width, MaxBeamWidth)
 	}
-	isEnd := opts.IsEnd
-	if isEnd == nil {
-		isEnd = func(int) bool { return false }
+	if math.IsNaN(lengthPenalty) || math.IsInf(lengthPenalty, 0) {
+		return fmt.Errorf("length penalty = %v: must be a finite number", lengthPenalty)
 	}
+	return nil
+}
+
+// searchBeams runs the search after d's prompt and streams the best
+// hypothesis through d.
+func searchBeams(d *decoding, lm LM, opts BeamOptions, yield func(Step, error) bool) {
+	prompt := d.seq[:d.prompt:d.prompt]
+	isEnd := d.isEnd
 	maxNew := min(opts.MaxNewTokens, lm.ContextLength()-len(prompt))
 	// Every step adds up to width × 2·width nodes to the tree (each beam
 	// proposes width tokens, and as many more as end the text).
 	nodes := 1 + int64(maxNew)*int64(opts.Width)*int64(2*opts.Width)
 	what := fmt.Sprintf("a beam search of width %d over %d tokens (a tree of up to %d nodes of %d bytes)", opts.Width, maxNew, nodes, beamNodeBytes)
 	if err := checkMemory(what, nodes*beamNodeBytes); err != nil {
-		return nil, err
+		yield(Step{}, err)
+		return
 	}
+	// The search decides when the context ends it: the tokens it streams
+	// while it runs are those of the best answer either way.
+	d.searching = true
 	lp := func(length int) float64 { return math.Pow((5+float64(length))/6, opts.LengthPenalty) }
 
 	res := &BeamResult{Tree: []BeamNode{{Parent: -1, Token: -1, Status: BeamKept}}}
+	d.stats.Beam = res
 	live := []int{0}
 	var finished []BeamHypothesis
 	tokensOf := func(node int) []int {
-		var ts []int
+		ts := make([]int, res.Tree[node].Depth)
 		for n := node; n > 0; n = res.Tree[n].Parent {
-			ts = append(ts, res.Tree[n].Token)
-		}
-		for i, j := 0, len(ts)-1; i < j; i, j = i+1, j-1 {
-			ts[i], ts[j] = ts[j], ts[i]
+			ts[res.Tree[n].Depth-1] = res.Tree[n].Token
 		}
 		return ts
 	}
@@ -164,12 +192,36 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 		n.Status = BeamFinished
 		finished = append(finished, BeamHypothesis{Tokens: tokensOf(node), CumLogProb: n.CumLogProb, Score: n.Score, Ended: ended, Node: node})
 	}
+	// stream yields the tokens of node's path from the first not yet
+	// yielded; last says that node ends the search (for reason, when the
+	// search itself has one). It reports whether to go on.
+	stream := func(node int, last bool, reason FinishReason) bool {
+		path := tokensOf(node)
+		for _, id := range path[d.generated():] {
+			depth := d.generated() + 1
+			at := node
+			for res.Tree[at].Depth > depth {
+				at = res.Tree[at].Parent
+			}
+			own := FinishReason("")
+			if last && depth == len(path) {
+				d.searching = false
+				own = reason
+			}
+			if !d.emit(yield, d.step(Step{ID: id, LogProb: res.Tree[at].LogProb}, own)) {
+				return false
+			}
+		}
+		return true
+	}
 
 	var stopped error
 	for depth := 1; depth <= maxNew && len(live) > 0; depth++ {
-		if err := ctx.Err(); err != nil {
+		if err := d.ctx.Err(); err != nil {
 			if depth == 1 {
-				return nil, err
+				d.stats.Beam = nil // nothing was searched
+				d.emit(yield, d.last(finishFor(err)))
+				return
 			}
 			for _, b := range live {
 				finish(b, false)
@@ -180,7 +232,7 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 		// Expand every live beam into its candidates.
 		var cands []int
 		for i, b := range live {
-			if err := ctx.Err(); err != nil && i > 0 {
+			if err := d.ctx.Err(); err != nil && i > 0 {
 				// Give up the step half-way: the beams of the step
 				// before are the best found.
 				res.Tree = res.Tree[:len(res.Tree)-len(cands)]
@@ -192,13 +244,14 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 				break
 			}
 			parent := res.Tree[b]
-			seq := append(append([]int(nil), prompt...), tokensOf(b)...)
+			seq := append(slices.Clip(prompt), tokensOf(b)...)
 			rows, err := lm.NextLogits(seq, 1)
 			if err == nil {
 				err = checkRows(rows, 1, lm.VocabSize())
 			}
 			if err != nil {
-				return nil, err
+				yield(Step{}, err)
+				return
 			}
 			res.Passes++
 			logp := LogSoftmax(rows[0])
@@ -254,11 +307,114 @@ func BeamSearchContext(ctx context.Context, lm LM, prompt []int, opts BeamOption
 				break
 			}
 		}
+		// Yield what can no longer change.
+		if len(live) > 0 {
+			if shared := sharedAncestor(res.Tree, live, bestFinished(finished)); res.Tree[shared].Depth > d.generated() && !stream(shared, false, "") {
+				return
+			}
+		}
 	}
 	sortHypotheses(finished)
 	res.Hypotheses = finished[:min(len(finished), opts.Width)]
 	res.Best = res.Hypotheses[0]
-	return res, stopped
+	reason := FinishReason("")
+	if stopped != nil {
+		reason = finishFor(stopped)
+	}
+	if reason == "" {
+		reason = FinishLength // not reached: the limits of d end the best hypothesis
+	}
+	stream(res.Best.Node, true, reason)
+}
+
+// bestFinished is the tree node of the best finished hypothesis so far
+// (the first of the best score, as sortHypotheses would order them), or
+// -1 when there is none.
+func bestFinished(finished []BeamHypothesis) int {
+	best := -1
+	for i, h := range finished {
+		if best < 0 || h.Score > finished[best].Score {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	return finished[best].Node
+}
+
+// sharedAncestor is the deepest node on the path of every live beam and of
+// node also (when it is not -1).
+func sharedAncestor(tree []BeamNode, live []int, also int) int {
+	nodes := live
+	if also >= 0 {
+		nodes = append(slices.Clip(live), also)
+	}
+	a := nodes[0]
+	for _, b := range nodes[1:] {
+		for tree[b].Depth > tree[a].Depth {
+			b = tree[b].Parent
+		}
+		for tree[a].Depth > tree[b].Depth {
+			a = tree[a].Parent
+		}
+		for a != b {
+			a, b = tree[a].Parent, tree[b].Parent
+		}
+	}
+	return a
+}
+
+// Beam decodes by beam search (see BeamSearch) in Generate: the text is
+// the best hypothesis, streamed as it becomes certain. The search scores
+// the model's own log-probabilities, so it samples nothing: the sampling
+// settings and penalties of Options must be off, and Options.MaxNewTokens
+// (0: until the context is full) is its length limit.
+type Beam struct {
+	Width         int     // beams kept (1 is greedy decoding)
+	LengthPenalty float64 // α of BeamOptions.LengthPenalty
+}
+
+func (b Beam) check(o Options) error {
+	if err := checkBeam(b.Width, b.LengthPenalty); err != nil {
+		return &SettingError{"Decoder", b, err.Error()}
+	}
+	return checkUnsampled(o, false, "beam search keeps the likeliest continuations by the model's own log-probabilities")
+}
+
+func (b Beam) generate(d *decoding, m *Model, opts Options, yield func(Step, error) bool) {
+	o := BeamOptions{Width: b.Width, LengthPenalty: b.LengthPenalty, MaxNewTokens: d.positions() - d.prompt, IsEnd: d.isEnd}
+	d.mark = time.Now()
+	searchBeams(d, NewModelLM(m, 2*b.Width), o, yield)
+}
+
+// checkUnsampled reports the first sampling setting of o that is on, for a
+// decoder that does not use the sampler's stages: why says what it does
+// instead. temperature allows Temperature (and Seed, which is always
+// allowed).
+func checkUnsampled(o Options, temperature bool, why string) error {
+	for _, s := range []struct {
+		name  string
+		value any
+		on    bool
+	}{
+		{"Temperature", o.Temperature, o.Temperature != 0 && !temperature},
+		{"TopK", o.TopK, o.TopK != 0},
+		{"TopP", o.TopP, o.TopP != 0 && o.TopP != 1},
+		{"MinP", o.MinP, o.MinP != 0},
+		{"RepetitionPenalty", o.RepetitionPenalty, o.RepetitionPenalty != 0 && o.RepetitionPenalty != 1},
+		{"PresencePenalty", o.PresencePenalty, o.PresencePenalty != 0},
+		{"FrequencyPenalty", o.FrequencyPenalty, o.FrequencyPenalty != 0},
+		{"NoRepeatNGram", o.NoRepeatNGram, o.NoRepeatNGram != 0},
+		{"LogitBias", o.LogitBias, len(o.LogitBias) > 0},
+		{"TopLogProbs", o.TopLogProbs, o.TopLogProbs != 0},
+		{"Trace", o.Trace, o.Trace},
+	} {
+		if s.on {
+			return &SettingError{s.name, s.value, why + ": it must be off"}
+		}
+	}
+	return nil
 }
 
 // MaxBeamWidth is the widest beam search allowed. Each step asks the model

@@ -40,10 +40,10 @@ func greedyVsBeamLM() *tableLM {
 
 func TestBeamFindsWhatGreedyMisses(t *testing.T) {
 	lm := greedyVsBeamLM()
-	greedy := collect(t, SampleLoop(lm, []int{tC}, 2, Argmax, nil))
+	greedy := collect(t, sampleLoop(lm, []int{tC}, 2, Argmax, nil))
 	sameTokens(t, "greedy", greedy, []int{tA, tA})
 
-	res, err := BeamSearch(lm, []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 2})
+	res, err := beamSearch(lm, []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestBeamLengthPenalty(t *testing.T) {
 		{0, []int{tEnd}, math.Log(0.3)},
 		{1, []int{tA, tA, tEnd}, math.Log(0.245) * 3 / 4},
 	} {
-		res, err := BeamSearch(lengthLM(), []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 3, LengthPenalty: c.alpha, IsEnd: isTEnd})
+		res, err := beamSearch(lengthLM(), []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 3, LengthPenalty: c.alpha, IsEnd: isTEnd})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestBeamStopsWhenNothingCanBeatTheFinished(t *testing.T) {
 	// at once, and the live beam (log 0.1 at best) can never catch up, so
 	// the search asks the model only once although 50 tokens are allowed.
 	lm := fixedLM(0.9, 0.1, 0, 0)
-	res, err := BeamSearch(lm, []int{tC}, BeamOptions{Width: 1, MaxNewTokens: 50, IsEnd: isTEnd})
+	res, err := beamSearch(lm, []int{tC}, BeamOptions{Width: 1, MaxNewTokens: 50, IsEnd: isTEnd})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestBeamWideEnoughIsExhaustive(t *testing.T) {
 		return d
 	}}
 	width := vocab * vocab
-	res, err := BeamSearch(lm, []int{0}, BeamOptions{Width: width, MaxNewTokens: depth})
+	res, err := beamSearch(lm, []int{0}, BeamOptions{Width: width, MaxNewTokens: depth})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestBeamWidthOneIsGreedyOnStories260K(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := greedyByForward(t, m, prompt, 40, tok.IsEnd)
-	res, err := BeamSearch(NewModelLM(m, 2), prompt, BeamOptions{Width: 1, MaxNewTokens: 40, IsEnd: tok.IsEnd, Text: tok.Decode})
+	res, err := beamSearch(NewModelLM(m, 2), prompt, BeamOptions{Width: 1, MaxNewTokens: 40, IsEnd: tok.IsEnd, Text: tok.Decode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestBeamScoresAreTheModelsLogProbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := BeamSearch(NewModelLM(m, 6), prompt, BeamOptions{Width: 3, MaxNewTokens: 12, IsEnd: tok.IsEnd, Text: tok.Decode})
+	res, err := beamSearch(NewModelLM(m, 6), prompt, BeamOptions{Width: 3, MaxNewTokens: 12, IsEnd: tok.IsEnd, Text: tok.Decode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 		{[]int{1}, BeamOptions{Width: 2, MaxNewTokens: 5, LengthPenalty: math.NaN()}, "length penalty = NaN: must be a finite number"},
 		{nil, BeamOptions{Width: 2, MaxNewTokens: 5}, "empty prompt: beam search needs at least one token (BOS)"},
 	} {
-		_, err := BeamSearch(lm, c.prompt, c.opts)
+		_, err := beamSearch(lm, c.prompt, c.opts)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: got error %v, want %q", c.opts, err, c.want)
 		}
@@ -270,7 +270,7 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 		t.Errorf("the model was asked %d times before the settings were checked", lm.calls)
 	}
 	m, _ := loadReference(t)
-	_, err := BeamSearch(NewModelLM(m, 1), make([]int, 512), BeamOptions{Width: 2, MaxNewTokens: 5})
+	_, err := beamSearch(NewModelLM(m, 1), make([]int, 512), BeamOptions{Width: 2, MaxNewTokens: 5})
 	if want := "prompt of 512 tokens leaves no room in the model's context of 512 tokens"; err == nil || err.Error() != want {
 		t.Errorf("prompt as long as the context: got error %v, want %q", err, want)
 	}
@@ -299,14 +299,14 @@ func TestBeamSearchContext(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err := BeamSearchContext(ctx, uniform, []int{tC}, opts); res != nil || !errors.Is(err, context.Canceled) {
+	if res, err := beamSearchContext(ctx, uniform, []int{tC}, opts); res != nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before the start: result %v, error %v", res, err)
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	lm := &cancelAfterLM{LM: uniform, n: 5, cancel: cancel} // 1 question at depth 1, 2 per depth after
-	res, err := BeamSearchContext(ctx, lm, []int{tC}, opts)
+	res, err := beamSearchContext(ctx, lm, []int{tC}, opts)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -318,7 +318,7 @@ func TestBeamSearchContext(t *testing.T) {
 	}
 
 	// Without cancellation the same search runs to the length limit.
-	res, err = BeamSearchContext(context.Background(), uniform, []int{tC}, opts)
+	res, err = beamSearchContext(context.Background(), uniform, []int{tC}, opts)
 	if err != nil || len(res.Best.Tokens) != 50 {
 		t.Fatalf("uncancelled: %d tokens, error %v", len(res.Best.Tokens), err)
 	}

@@ -27,10 +27,13 @@
 //   - sample.go and one file per sampling stage: bias.go, penalty.go,
 //     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the
 //     seeded random number generator.
-//   - generate.go, stop.go, stream.go: the autoregressive loop, its stop
-//     conditions and streaming of whole characters.
-//   - lm.go, nocache.go, beam.go, speculative.go: other ways to decode —
-//     without a cache, beam search, speculative decoding with a draft model.
+//   - generate.go, stop.go, stream.go: the autoregressive loop, its finish
+//     reasons and stop conditions, and streaming of whole characters.
+//   - lm.go, nocache.go, beam.go, speculative.go, drafter.go: other ways to
+//     decode — over any LM (Decode), without a cache, beam search,
+//     speculative decoding with a draft model or prompt lookup. Every
+//     decoder streams the same Steps (an iter.Seq2[Step, error]) and ends
+//     for the same reasons; Options.Decoder runs any of them in Generate.
 //   - vote.go: spending more compute at test time — N samples and a
 //     majority vote over their answers (self-consistency), or the best of N.
 //   - cost.go: floating-point operations, bytes and time per part of a step.

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -37,12 +38,18 @@ func ExampleBeamSearch() {
 		c:     {0, 0.4, 0.3, 0.3},
 	}
 	for _, width := range []int{1, 2} {
-		res, err := engine.BeamSearch(lm, []int{start}, engine.BeamOptions{Width: width, MaxNewTokens: 2})
-		if err != nil {
-			panic(err)
+		var tokens []int
+		for step, err := range engine.BeamSearch(context.Background(), lm, []int{start}, engine.BeamOptions{Width: width, MaxNewTokens: 2}) {
+			if err != nil {
+				panic(err)
+			}
+			tokens = append(tokens, step.ID)
+			if step.Finish != "" {
+				res := step.Stats.Beam
+				fmt.Printf("width %d: tokens %v, probability %.2f, %d nodes in the tree\n",
+					width, tokens, math.Exp(res.Best.CumLogProb), len(res.Tree))
+			}
 		}
-		fmt.Printf("width %d: tokens %v, probability %.2f, %d nodes in the tree\n",
-			width, res.Best.Tokens, math.Exp(res.Best.CumLogProb), len(res.Tree))
 	}
 	// Output:
 	// width 1: tokens [1 1], probability 0.20, 3 nodes in the tree

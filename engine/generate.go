@@ -80,6 +80,11 @@ type Options struct {
 	// Trace fills Step.Stages with the distribution after every sampling
 	// stage (costly for big vocabularies: one softmax per stage).
 	Trace bool
+
+	// Decoder chooses the tokens another way than sampling them one at a
+	// time from the KV cache: Beam, Speculation or NoCache. Nil samples
+	// with the settings above.
+	Decoder Decoder
 }
 
 // SettingError reports an impossible setting in Options: which one, its
@@ -115,6 +120,9 @@ func (o Options) Validate(vocabSize int) error {
 	}
 	if o.TopLogProbs < 0 {
 		return &SettingError{"TopLogProbs", o.TopLogProbs, "must be 0 (none) or positive"}
+	}
+	if o.Decoder != nil {
+		return o.Decoder.check(o)
 	}
 	return nil
 }
@@ -166,30 +174,6 @@ func (o Options) validateSampling(vocabSize int) error {
 	return nil
 }
 
-// FinishReason says which condition ended a generation.
-type FinishReason string
-
-const (
-	// FinishEOS: the model produced its end-of-text token.
-	FinishEOS FinishReason = "eos"
-	// FinishLength: MaxNewTokens tokens were generated.
-	FinishLength FinishReason = "length"
-	// FinishContext: the model's context window is full.
-	FinishContext FinishReason = "context"
-	// FinishStop: the text contains one of Options.Stop.
-	FinishStop FinishReason = "stop"
-	// FinishPredicate: Options.StopWhen returned true.
-	FinishPredicate FinishReason = "predicate"
-	// FinishDeadline: the context's deadline passed.
-	FinishDeadline FinishReason = "deadline"
-	// FinishCancelled: the context was cancelled.
-	FinishCancelled FinishReason = "cancelled"
-)
-
-// NoToken is the Step.ID of a final step that carries no new token: when
-// generation is cancelled or times out before the first token.
-const NoToken = -1
-
 // Step is one generated token.
 type Step struct {
 	ID    int    // token id (NoToken on a final step without a token)
@@ -222,6 +206,13 @@ type Stats struct {
 	Decode          time.Duration // sampling and forward passes of the generated tokens
 	StopSequence    string        // the stop sequence that ended the text (FinishStop)
 	EndToken        string        // a GGUF model's end token that ended the text, as its vocabulary writes it (FinishEOS)
+
+	// Beam is the explored tree and the best hypotheses, after a beam
+	// search (BeamSearch, or the Beam decoder); nil otherwise.
+	Beam *BeamResult
+	// Speculative counts the proposals and passes of speculative decoding
+	// (Speculative, or the Speculation decoder); nil otherwise.
+	Speculative *SpeculativeStats
 }
 
 // PrefillTokensPerSecond is the prompt processing speed.
@@ -248,9 +239,46 @@ func (t *Tokenizer) IsEnd(id int) bool {
 	return id == t.bos || id == t.eos
 }
 
+// FinishReason says which condition ended a generation. Every decoder —
+// Generate, Decode, BeamSearch, Speculative — ends on one of these, decided
+// in one place (decoding.step).
+type FinishReason string
+
+const (
+	// FinishEOS: the model produced its end-of-text token.
+	FinishEOS FinishReason = "eos"
+	// FinishLength: MaxNewTokens tokens were generated.
+	FinishLength FinishReason = "length"
+	// FinishContext: the model's context window is full.
+	FinishContext FinishReason = "context"
+	// FinishStop: the text contains one of Options.Stop.
+	FinishStop FinishReason = "stop"
+	// FinishPredicate: Options.StopWhen returned true.
+	FinishPredicate FinishReason = "predicate"
+	// FinishDeadline: the context's deadline passed.
+	FinishDeadline FinishReason = "deadline"
+	// FinishCancelled: the context was cancelled.
+	FinishCancelled FinishReason = "cancelled"
+)
+
+// NoToken is the Step.ID of a final step that carries no new token: when
+// generation is cancelled or times out before the first token.
+const NoToken = -1
+
+// finishFor turns a context error into a finish reason.
+func finishFor(err error) FinishReason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return FinishDeadline
+	}
+	return FinishCancelled
+}
+
 // Generate runs the autoregressive loop: it encodes the prompt (after BOS),
 // feeds it through the model (prefill), then repeatedly turns the logits of
 // the last position into a token, yields it, and feeds it back (decode).
+// Options.Decoder chooses the tokens another way (beam search, speculative
+// decoding, no cache); the steps, their text and their finish reasons mean
+// the same with every decoder.
 //
 // It stops at the first of: the model's end-of-text token, a stop sequence,
 // StopWhen, MaxNewTokens, a full context, or ctx being done (checked before
@@ -266,130 +294,61 @@ func (t *Tokenizer) IsEnd(id int) bool {
 // not numbers ends the generation with an error saying where.
 func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts Options) iter.Seq2[Step, error] {
 	return func(yield func(Step, error) bool) {
-		fail := func(err error) { yield(Step{}, err) }
-		switch {
-		case ctx == nil:
-			fail(errors.New("nil context: pass context.Background() for no deadline"))
-			return
-		case tok == nil:
-			fail(errors.New("no tokenizer (nil *Tokenizer)"))
-			return
-		}
-		if err := m.Validate(); err != nil {
-			fail(err)
-			return
-		}
-		if tok.VocabSize() != m.Config.VocabSize {
-			fail(fmt.Errorf("tokenizer has %d tokens but model %s has vocab_size %d", tok.VocabSize(), m.Name, m.Config.VocabSize))
-			return
-		}
-		if err := opts.Validate(m.Config.VocabSize); err != nil {
-			fail(err)
-			return
-		}
-		sampler := opts.sampler()
-		ids, err := tok.Encode(prompt, true, false)
+		ids, err := prepare(ctx, m, tok, prompt, opts)
 		if err != nil {
-			fail(fmt.Errorf("encoding prompt: %w", err))
+			yield(Step{}, err)
 			return
 		}
-		if len(ids) >= m.Config.SeqLen {
-			fail(fmt.Errorf("prompt is %d tokens (with BOS) but the model's context is %d: no room to generate", len(ids), m.Config.SeqLen))
+		d := newDecoding(ctx, ids, m.Config.SeqLen, opts.MaxNewTokens, tok.IsEnd)
+		d.showText(tok, opts)
+		if opts.Decoder != nil {
+			opts.Decoder.generate(d, m, opts, yield)
 			return
 		}
-
+		d.room++ // the last token is never run
 		// Room for the prompt and every token it may generate, reserved
 		// now, so that a generation too big for memory fails before it
 		// starts rather than half-way.
-		positions := m.Config.SeqLen
-		if opts.MaxNewTokens > 0 {
-			positions = min(positions, len(ids)+opts.MaxNewTokens)
-		}
 		st := m.NewState()
-		if err := st.Reserve(positions); err != nil {
-			fail(fmt.Errorf("prompt of %d tokens and up to %d new ones: %w", len(ids), positions-len(ids), err))
+		if err := st.Reserve(d.positions()); err != nil {
+			yield(Step{}, fmt.Errorf("prompt of %d tokens and up to %d new ones: %w", len(ids), d.positions()-len(ids), err))
 			return
 		}
-
-		stats := Stats{PromptTokens: len(ids)}
-		out := newTextOut(opts)
-		start := time.Now()
-		logits, err := prefillPrompt(ctx, st, ids)
-		stats.Prefill = time.Since(start)
-		if err != nil {
-			if ctx.Err() == nil {
-				fail(err)
-				return
+		d.sample(yield, opts.chooser(tok), func(seq []int) ([]float32, error) {
+			if len(seq) == len(ids) {
+				return prefillPrompt(ctx, st, ids)
 			}
-			yield(Step{ID: NoToken, Pos: len(ids), Finish: finishFor(ctx.Err()), Stats: &stats}, nil)
-			return
-		}
-
-		seq := append(make([]int, 0, m.Config.SeqLen), ids...) // the whole sequence so far
-		var text []byte                                        // every generated piece, for StopWhen
-		prev, pos := ids[len(ids)-1], len(ids)-1
-		for n := 1; ; n++ {
-			start := time.Now()
-			history := seq[1:] // what the penalties look at: everything after BOS
-			var step Step
-			var err error
-			if opts.Trace {
-				step.ID, step.Stages, err = sampler.SampleTrace(logits, history)
-			} else {
-				step.ID, err = sampler.Sample(logits, history...)
-			}
-			if err != nil {
-				fail(fmt.Errorf("sampling the token at position %d: %w", pos+1, err))
-				return
-			}
-			next := step.ID
-			step.Pos = pos + 1
-			step.LogProb = LogProbOf(logits, next)
-			if opts.TopLogProbs > 0 {
-				step.TopLogProbs = TopLogProbs(logits, opts.TopLogProbs)
-				for i := range step.TopLogProbs {
-					step.TopLogProbs[i].Text = tok.Decode(prev, step.TopLogProbs[i].ID)
-				}
-			}
-			if !tok.IsEnd(next) {
-				step.Piece = tok.Decode(prev, next)
-			}
-			seq = append(seq, next)
-			text = append(text, step.Piece...)
-			released, stop, stopped := out.push(step.Piece)
-
-			switch {
-			case tok.IsEnd(next):
-				step.Finish, stats.EndToken = FinishEOS, tok.endToken(next)
-			case stopped:
-				step.Finish, stats.StopSequence = FinishStop, stop
-			case opts.StopWhen != nil && opts.StopWhen(string(text), seq[len(ids):]):
-				step.Finish = FinishPredicate
-			case n == opts.MaxNewTokens:
-				step.Finish = FinishLength
-			case pos+1 >= m.Config.SeqLen:
-				step.Finish = FinishContext
-			case ctx.Err() != nil:
-				step.Finish = finishFor(ctx.Err())
-			}
-			if step.Finish == "" {
-				step.Text = released
-				if logits, err = st.Forward(next, pos+1); err != nil {
-					fail(err)
-					return
-				}
-			} else {
-				step.Text = out.flush(released)
-				step.Stats = &stats
-			}
-			stats.GeneratedTokens = n
-			stats.Decode += time.Since(start)
-			if !yield(step, nil) || step.Finish != "" {
-				return
-			}
-			prev, pos = next, pos+1
-		}
+			return st.Forward(seq[len(seq)-1], len(seq)-1)
+		})
 	}
+}
+
+// prepare does the checks of Generate before any work and encodes the
+// prompt.
+func prepare(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts Options) ([]int, error) {
+	switch {
+	case ctx == nil:
+		return nil, errors.New("nil context: pass context.Background() for no deadline")
+	case tok == nil:
+		return nil, errors.New("no tokenizer (nil *Tokenizer)")
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if tok.VocabSize() != m.Config.VocabSize {
+		return nil, fmt.Errorf("tokenizer has %d tokens but model %s has vocab_size %d", tok.VocabSize(), m.Name, m.Config.VocabSize)
+	}
+	if err := opts.Validate(m.Config.VocabSize); err != nil {
+		return nil, err
+	}
+	ids, err := tok.Encode(prompt, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("encoding prompt: %w", err)
+	}
+	if len(ids) >= m.Config.SeqLen {
+		return nil, fmt.Errorf("prompt is %d tokens (with BOS) but the model's context is %d: no room to generate", len(ids), m.Config.SeqLen)
+	}
+	return ids, nil
 }
 
 // prefillPrompt runs the whole prompt through the model in one batched pass
@@ -403,12 +362,234 @@ func prefillPrompt(ctx context.Context, st *State, ids []int) ([]float32, error)
 	return st.PrefillContext(ctx, ids, 0)
 }
 
-// finishFor turns a context error into a finish reason.
-func finishFor(err error) FinishReason {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return FinishDeadline
+// chooser returns how the sampling decoders pick a token with these
+// (checked) settings: the sampler's stages, with the log-probabilities and
+// trace the options ask for. tok, when not nil, gives the alternatives'
+// text.
+func (o Options) chooser(tok *Tokenizer) choose {
+	sampler := o.sampler()
+	return func(logits []float32, seq []int) (Step, error) {
+		var step Step
+		var err error
+		history := seq[1:] // what the penalties look at: everything after BOS
+		if o.Trace {
+			step.ID, step.Stages, err = sampler.SampleTrace(logits, history)
+		} else {
+			step.ID, err = sampler.Sample(logits, history...)
+		}
+		if err != nil {
+			return step, fmt.Errorf("sampling the token at position %d: %w", len(seq), err)
+		}
+		step.LogProb = LogProbOf(logits, step.ID)
+		if o.TopLogProbs > 0 {
+			step.TopLogProbs = TopLogProbs(logits, o.TopLogProbs)
+			if tok != nil {
+				for i := range step.TopLogProbs {
+					step.TopLogProbs[i].Text = tok.Decode(seq[len(seq)-1], step.TopLogProbs[i].ID)
+				}
+			}
+		}
+		return step, nil
 	}
-	return FinishCancelled
+}
+
+// A Decoder chooses the tokens of Generate another way than sampling them
+// one at a time with the KV cache: Beam, Speculation or NoCache.
+type Decoder interface {
+	// check reports the settings of o the decoder cannot honour.
+	check(o Options) error
+	// generate runs the decoder after d's prompt and yields d's steps.
+	generate(d *decoding, m *Model, o Options, yield func(Step, error) bool)
+}
+
+// choose picks the next token from the logits after seq, and returns its
+// Step with ID, LogProb and whatever else the picker knows filled in.
+type choose func(logits []float32, seq []int) (Step, error)
+
+// decoding is what every decoder keeps while it generates: the sequence so
+// far, the limits, the stop conditions, the text shown and the stats. The
+// decoders choose tokens each their own way and hand every token to step,
+// which decides whether it is the last and why, and to emit, which yields
+// it; so every decoder streams the same kind of steps and ends for the
+// same reasons.
+type decoding struct {
+	ctx    context.Context
+	seq    []int // the prompt, then every token decided
+	prompt int   // the prompt's length
+	maxNew int   // 0: until the context is full
+	ctxLen int   // the model's context: the most positions a pass can see
+	// room is the longest the sequence may grow: ctxLen, as a pass must
+	// see every token but the last, which the cached loop of Generate never
+	// runs, so its room is one more.
+	room  int
+	isEnd func(id int) bool
+	stats Stats
+	// searching: the decoder handles a done ctx itself (beam search
+	// yields the best found so far), so step does not end on it.
+	searching bool
+	mark      time.Time // since when the decoder has been working for the current step
+
+	// The text, when a tokenizer was given (showText).
+	tok      *Tokenizer
+	out      *textOut
+	text     []byte // every generated piece, for StopWhen
+	stopWhen func(text string, ids []int) bool
+}
+
+// newDecoding starts a generation after prompt (at least one token, and
+// fewer than ctxLen). isEnd may be nil: then no token ends the text.
+func newDecoding(ctx context.Context, prompt []int, ctxLen, maxNew int, isEnd func(int) bool) *decoding {
+	if isEnd == nil {
+		isEnd = func(int) bool { return false }
+	}
+	size := ctxLen + 1
+	if maxNew > 0 {
+		size = min(size, len(prompt)+maxNew)
+	}
+	seq := append(make([]int, 0, size), prompt...)
+	return &decoding{ctx: ctx, seq: seq, prompt: len(prompt), maxNew: maxNew, ctxLen: ctxLen, room: ctxLen, isEnd: isEnd,
+		stats: Stats{PromptTokens: len(prompt)}, mark: time.Now()}
+}
+
+// showText makes the steps carry text: each token's piece, and the text to
+// show, held back across stop sequences and split characters; the stop
+// sequences and StopWhen of opts end the generation.
+func (d *decoding) showText(tok *Tokenizer, opts Options) {
+	d.tok, d.out, d.stopWhen = tok, newTextOut(opts), opts.StopWhen
+}
+
+// positions is the most positions the generation can fill.
+func (d *decoding) positions() int {
+	if d.maxNew > 0 {
+		return min(d.ctxLen, d.prompt+d.maxNew)
+	}
+	return d.ctxLen
+}
+
+// generated is the number of tokens decided so far.
+func (d *decoding) generated() int { return len(d.seq) - d.prompt }
+
+// step appends the token of s (a Step with ID and LogProb set) to the
+// sequence and completes s: its position, piece and text, and whether it
+// ends the generation. own is the decoder's reason to end here when none of
+// the common ones applies ("" for none).
+func (d *decoding) step(s Step, own FinishReason) Step {
+	pos := len(d.seq)
+	prev := d.seq[pos-1]
+	d.seq = append(d.seq, s.ID)
+	s.Pos = pos
+	end := d.isEnd(s.ID)
+	var released, stop string
+	var stopped bool
+	if d.tok != nil {
+		if !end {
+			s.Piece = d.tok.Decode(prev, s.ID)
+		}
+		if d.stopWhen != nil {
+			d.text = append(d.text, s.Piece...)
+		}
+		released, stop, stopped = d.out.push(s.Piece)
+	}
+	switch {
+	case end:
+		s.Finish = FinishEOS
+		if d.tok != nil {
+			d.stats.EndToken = d.tok.endToken(s.ID)
+		}
+	case stopped:
+		s.Finish, d.stats.StopSequence = FinishStop, stop
+	case d.stopWhen != nil && d.stopWhen(string(d.text), d.seq[d.prompt:]):
+		s.Finish = FinishPredicate
+	case d.generated() == d.maxNew:
+		s.Finish = FinishLength
+	case len(d.seq) >= d.room:
+		s.Finish = FinishContext
+	case own != "":
+		s.Finish = own
+	case !d.searching && d.ctx.Err() != nil:
+		s.Finish = finishFor(d.ctx.Err())
+	}
+	d.stats.GeneratedTokens = d.generated()
+	s.Text = released
+	if s.Finish != "" {
+		if d.out != nil {
+			s.Text = d.out.flush(released)
+		}
+		s.Stats = &d.stats
+	}
+	return s
+}
+
+// last is a final step without a token: the generation ends for reason
+// before (or between) tokens.
+func (d *decoding) last(reason FinishReason) Step {
+	s := Step{ID: NoToken, Pos: len(d.seq), Finish: reason, Stats: &d.stats}
+	if d.out != nil {
+		s.Text = d.out.flush("")
+	}
+	return s
+}
+
+// emit yields a step made by step or last, counting the time since the
+// decoder started on it as decode time (the caller's time between steps is
+// not), and reports whether the generation goes on.
+func (d *decoding) emit(yield func(Step, error) bool, s Step) bool {
+	d.stats.Decode += time.Since(d.mark)
+	more := yield(s, nil)
+	d.mark = time.Now()
+	return more && s.Finish == ""
+}
+
+// prefilled records the time since the start as the prompt's and starts
+// the clock of the first step.
+func (d *decoding) prefilled() {
+	now := time.Now()
+	d.stats.Prefill = now.Sub(d.mark)
+	d.mark = now
+}
+
+// stopped reports whether err is ctx's own error: the generation was
+// cancelled or timed out, which ends it with a finish reason.
+func (d *decoding) stopped(err error) bool {
+	return d.ctx.Err() != nil && errors.Is(err, d.ctx.Err())
+}
+
+// sample is the loop of the decoders that take one token at a time: next
+// gives the logits after the sequence so far (the first call runs the
+// prompt), choose picks a token from them, step decides whether it is the
+// last, and the loop asks next again.
+func (d *decoding) sample(yield func(Step, error) bool, pick choose, next func(seq []int) ([]float32, error)) {
+	if err := d.ctx.Err(); err != nil {
+		d.emit(yield, d.last(finishFor(err)))
+		return
+	}
+	d.mark = time.Now()
+	logits, err := next(d.seq)
+	d.prefilled()
+	if err != nil {
+		if d.stopped(err) {
+			d.emit(yield, d.last(finishFor(err)))
+		} else {
+			yield(Step{}, err)
+		}
+		return
+	}
+	for {
+		s, err := pick(logits, d.seq)
+		if err != nil {
+			yield(Step{}, err)
+			return
+		}
+		if s = d.step(s, ""); s.Finish == "" {
+			if logits, err = next(d.seq); err != nil {
+				yield(Step{}, err)
+				return
+			}
+		}
+		if !d.emit(yield, s) {
+			return
+		}
+	}
 }
 
 // textOut turns the raw pieces of the generated tokens into the text shown

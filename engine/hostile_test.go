@@ -155,11 +155,11 @@ func hostileMemory(t *testing.T) {
 			return err
 		}, []string{"a model of", "dim=8192", "GB, but only"}},
 		{"beam search 100 wide over a million tokens", func() error {
-			_, err := BeamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 100, MaxNewTokens: 1 << 20})
+			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 100, MaxNewTokens: 1 << 20})
 			return err
 		}, []string{"beam search of width 100 over 1048575 tokens", "TB, but only"}},
 		{"beam search 101 wide", func() error {
-			_, err := BeamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 101, MaxNewTokens: 4})
+			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 101, MaxNewTokens: 4})
 			return err
 		}, []string{"beam width = 101: must be between 1 and 100"}},
 		{"tokenizing 8 MB at once", func() error {
@@ -308,15 +308,15 @@ func hostileLogits(t *testing.T) {
 			t.Errorf("a Sampler made without NewSampler: %d, %v", id, err)
 		}
 	})
-	// SampleLoop and Argmax never hand out a token that does not exist.
+	// Decode and Argmax never hand out a token that does not exist.
 	if got := Argmax([]float32{nan, nan}); got != NoToken {
 		t.Errorf("Argmax of only NaN = %d, want NoToken", got)
 	}
 	if got := Argmax([]float32{nan, 1, 3, nan}); got != 2 {
 		t.Errorf("Argmax([NaN 1 3 NaN]) = %d, want 2", got)
 	}
-	for _, err := range SampleLoop(fixedLM(0.5, 0.5), []int{0}, 3, func([]float32) int { return NoToken }, nil) {
-		wantErr(t, "SampleLoop with a pick that fails", err, "pick returned token id -1")
+	for _, err := range sampleLoop(fixedLM(0.5, 0.5), []int{0}, 3, func([]float32) int { return NoToken }, nil) {
+		wantErr(t, "Decode with a pick that fails", err, "pick returned token id -1")
 		break
 	}
 }
@@ -390,37 +390,31 @@ func hostileAPI(t *testing.T) {
 		{"Prefill past the context", func() error { _, err := m.NewState().Prefill([]int{1, 1}, 31); return err }, "do not fit"},
 		{"NewModelLM(nil).NextLogits", func() error { _, err := NewModelLM(nil, 1).NextLogits([]int{1}, 1); return err }, "ModelLM has no model"},
 		{"NewNoCacheLM(nil).NextLogits", func() error { _, err := NewNoCacheLM(nil).NextLogits([]int{1}, 1); return err }, "NoCacheLM has no model"},
-		{"SampleLoop(nil LM)", func() error {
-			for _, err := range SampleLoop(nil, []int{1}, 3, Argmax, nil) {
+		{"sampleLoop(nil LM)", func() error {
+			for _, err := range sampleLoop(nil, []int{1}, 3, Argmax, nil) {
 				return err
 			}
 			return nil
 		}, "nil LM"},
-		{"SampleLoop(nil pick)", func() error {
-			for _, err := range SampleLoop(NewModelLM(m, 1), []int{1}, 3, nil, nil) {
-				return err
-			}
-			return nil
-		}, "no pick function"},
-		{"SampleLoop(ModelLM with a typed nil)", func() error {
+		{"sampleLoop(ModelLM with a typed nil)", func() error {
 			var lm *ModelLM
-			for _, err := range SampleLoop(lm, []int{1}, 3, Argmax, nil) {
+			for _, err := range sampleLoop(lm, []int{1}, 3, Argmax, nil) {
 				return err
 			}
 			return nil
 		}, "ModelLM has no model"},
-		{"BeamSearch(nil LM)", func() error { _, err := BeamSearch(nil, []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2}); return err }, "nil LM"},
-		{"BeamSearchContext(nil context)", func() error {
-			_, err := BeamSearchContext(nil, NewModelLM(m, 2), []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2})
+		{"beamSearch(nil LM)", func() error { _, err := beamSearch(nil, []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2}); return err }, "nil LM"},
+		{"beamSearchContext(nil context)", func() error {
+			_, err := beamSearchContext(nil, NewModelLM(m, 2), []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2})
 			return err
 		}, "nil context"},
-		{"Speculative(nil, nil)", func() error { _, err := Speculative(nil, nil, []int{1}, SpeculativeOptions{Gamma: 2}, nil); return err }, "target model: no language model"},
-		{"Speculative(draft without model)", func() error {
-			_, err := Speculative(NewModelLM(m, 1), NewModelLM(nil, 1), []int{1}, SpeculativeOptions{Gamma: 2}, nil)
+		{"speculative(nil, nil)", func() error { _, err := speculative(nil, nil, []int{1}, SpeculativeOptions{Gamma: 2}, nil); return err }, "target model: no language model"},
+		{"speculative(draft without model)", func() error {
+			_, err := speculative(NewModelLM(m, 1), NewModelLM(nil, 1), []int{1}, SpeculativeOptions{Gamma: 2}, nil)
 			return err
 		}, "draft model: ModelLM has no model"},
 		{"BeamSearch over an LM whose logits are NaN", func() error {
-			_, err := BeamSearch(&tableLM{vocab: 2, probs: func([]int) []float64 { return []float64{math.NaN(), 0.5} }}, []int{0}, BeamOptions{Width: 2, MaxNewTokens: 2})
+			_, err := beamSearch(&tableLM{vocab: 2, probs: func([]int) []float64 { return []float64{math.NaN(), 0.5} }}, []int{0}, BeamOptions{Width: 2, MaxNewTokens: 2})
 			return err
 		}, "row 0 of its logits gave token 0 the logit NaN"},
 		{"nil Tokenizer's Encode", func() error { var t *Tokenizer; _, err := t.Encode("x", true, false); return err }, "nil *Tokenizer"},
@@ -523,7 +517,7 @@ func hostileTrace(t *testing.T) {
 // questions of one step, and returns the best found so far.
 func hostileBeamCancel(t *testing.T) {
 	ctx := &countingContext{Context: context.Background(), cancelAt: 4}
-	res, err := BeamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, BeamOptions{Width: 3, MaxNewTokens: 10})
+	res, err := beamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, BeamOptions{Width: 3, MaxNewTokens: 10})
 	if !errors.Is(err, context.Canceled) || res == nil || len(res.Best.Tokens) != 1 {
 		t.Fatalf("cancelled within step 2: %v, %+v; want the best of step 1 and context.Canceled", err, res)
 	}

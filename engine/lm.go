@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -189,58 +190,111 @@ func checkQuestion(lm LM, prefix []int, n int) error {
 	return nil
 }
 
-// SampleLoop is the autoregressive loop over any LM: ask for the logits
-// after the sequence, let pick choose a token (Argmax for greedy decoding,
-// or a function around Sampler.Sample), append it, repeat. It yields each
-// new token and stops after maxNew tokens (0: until the context is full),
-// after a token for which isEnd reports true (that token is yielded), or
-// when the context is full.
+// DecodeOptions control Decode.
+type DecodeOptions struct {
+	// MaxNewTokens caps the generated tokens; 0 means until the context is
+	// full.
+	MaxNewTokens int
+	// Pick chooses the next token from the logits: Argmax (nil means
+	// Argmax) for greedy decoding, or any sampler of that shape. A pick
+	// that returns an id outside the vocabulary — such as NoToken, which
+	// Argmax returns when no logit is a number — ends the generation with
+	// an error: the loop never appends a token that does not exist.
+	Pick func(logits []float32) int
+	// IsEnd reports whether a token ends the text (that token is the last
+	// one yielded). Nil means no token does.
+	IsEnd func(id int) bool
+}
+
+// Decode is the autoregressive loop over any LM: ask for the logits after
+// the sequence, let Pick choose a token, yield it, append it, repeat. It
+// is Generate's loop on token ids, for models that are not a Model with a
+// KV cache — a NoCacheLM, a hand-built table — and for samplers written
+// outside the engine. The steps carry ID, LogProb (under the model's own
+// distribution) and Pos; there is no text without a tokenizer.
 //
-// A pick that returns an id outside the vocabulary — such as NoToken, which
-// Argmax returns when no logit is a number and Sampler.Sample returns with
-// its error — ends the loop with an error: the loop never appends a token
-// that does not exist.
-func SampleLoop(lm LM, prompt []int, maxNew int, pick func(logits []float32) int, isEnd func(id int) bool) iter.Seq2[int, error] {
-	return func(yield func(int, error) bool) {
-		if err := checkLM(lm); err != nil {
-			yield(0, err)
+// It stops after MaxNewTokens tokens, after a token for which IsEnd
+// reports true, when the context is full, or when ctx is done (checked
+// after every token); the last step says which in Finish. Bad settings —
+// no model, a negative MaxNewTokens, an empty prompt or one that leaves no
+// room — are the only value yielded.
+func Decode(ctx context.Context, lm LM, prompt []int, opts DecodeOptions) iter.Seq2[Step, error] {
+	return func(yield func(Step, error) bool) {
+		if err := checkStart(ctx, lm, prompt, opts.MaxNewTokens, "maxNew"); err != nil {
+			yield(Step{}, err)
 			return
 		}
+		pick := opts.Pick
 		if pick == nil {
-			yield(0, errors.New("no pick function (nil)"))
-			return
+			pick = Argmax
 		}
-		if maxNew < 0 {
-			yield(0, fmt.Errorf("maxNew = %d: must be 0 (until the context is full) or positive", maxNew))
-			return
+		vocab := lm.VocabSize()
+		d := newDecoding(ctx, prompt, lm.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
+		d.sample(yield, func(logits []float32, seq []int) (Step, error) {
+			id := pick(logits)
+			if id < 0 || id >= vocab {
+				return Step{}, fmt.Errorf("pick returned token id %d after %d tokens, outside the vocabulary (0..%d)", id, len(seq), vocab-1)
+			}
+			return Step{ID: id, LogProb: LogProbOf(logits, id)}, nil
+		}, lmNext(lm))
+	}
+}
+
+// lmNext asks lm for the logits after a sequence.
+func lmNext(lm LM) func(seq []int) ([]float32, error) {
+	return func(seq []int) ([]float32, error) {
+		rows, err := lm.NextLogits(seq, 1)
+		if err == nil && len(rows) != 1 {
+			err = fmt.Errorf("asked for 1 row of logits, got %d", len(rows))
 		}
-		if len(prompt) == 0 {
-			yield(0, fmt.Errorf("empty prompt: need at least one token (BOS)"))
-			return
+		if err != nil {
+			return nil, err
 		}
-		if len(prompt) >= lm.ContextLength() {
-			yield(0, fmt.Errorf("prompt of %d tokens leaves no room in the model's context of %d tokens", len(prompt), lm.ContextLength()))
-			return
+		return rows[0], nil
+	}
+}
+
+// checkStart does the checks every decoder over an LM shares before any
+// work: a context, a model, a length limit that is 0 or positive (named
+// limit in the error), and a prompt that leaves room in the context.
+func checkStart(ctx context.Context, lm LM, prompt []int, maxNew int, limit string) error {
+	if ctx == nil {
+		return errors.New("nil context: pass context.Background() for no deadline")
+	}
+	if err := checkLM(lm); err != nil {
+		return err
+	}
+	if maxNew < 0 {
+		return fmt.Errorf("%s = %d: must be 0 (until the context is full) or positive", limit, maxNew)
+	}
+	return checkPrompt(prompt, lm.ContextLength())
+}
+
+// checkPrompt reports a prompt that is empty or leaves no room to
+// generate in a context of ctxLen tokens.
+func checkPrompt(prompt []int, ctxLen int) error {
+	if len(prompt) == 0 {
+		return errors.New("empty prompt: need at least one token (BOS)")
+	}
+	if len(prompt) >= ctxLen {
+		return fmt.Errorf("prompt of %d tokens leaves no room in the model's context of %d tokens", len(prompt), ctxLen)
+	}
+	return nil
+}
+
+// checkRows checks what an LM answered: n rows of vocab logits each, every
+// one a number (or -Inf) and not all -Inf.
+func checkRows(rows [][]float32, n, vocab int) error {
+	if len(rows) != n {
+		return fmt.Errorf("asked for %d rows of logits, got %d", n, len(rows))
+	}
+	for i, r := range rows {
+		if len(r) != vocab {
+			return fmt.Errorf("row %d has %d logits for a vocabulary of %d", i, len(r), vocab)
 		}
-		seq := append([]int(nil), prompt...)
-		for n := 1; maxNew == 0 || n <= maxNew; n++ {
-			rows, err := lm.NextLogits(seq, 1)
-			if err != nil {
-				yield(0, err)
-				return
-			}
-			next := pick(rows[0])
-			if next < 0 || next >= lm.VocabSize() {
-				yield(0, fmt.Errorf("pick returned token id %d after %d tokens, outside the vocabulary (0..%d)", next, len(seq), lm.VocabSize()-1))
-				return
-			}
-			if !yield(next, nil) || isEnd != nil && isEnd(next) {
-				return
-			}
-			seq = append(seq, next)
-			if len(seq) >= lm.ContextLength() {
-				return
-			}
+		if err := checkScores(r, fmt.Sprintf("row %d of its logits", i)); err != nil {
+			return err
 		}
 	}
+	return nil
 }

@@ -64,11 +64,11 @@ func TestNoCacheGreedyMatchesCached(t *testing.T) {
 	want := greedyByForward(t, m, prompt, n, tok.IsEnd)
 
 	nc := NewNoCacheLM(m)
-	got := collect(t, SampleLoop(nc, prompt, n, Argmax, tok.IsEnd))
+	got := collect(t, sampleLoop(nc, prompt, n, Argmax, tok.IsEnd))
 	sameTokens(t, "without cache", got, want)
 
 	cached := NewModelLM(m, 1)
-	got = collect(t, SampleLoop(cached, prompt, n, Argmax, tok.IsEnd))
+	got = collect(t, sampleLoop(cached, prompt, n, Argmax, tok.IsEnd))
 	sameTokens(t, "cached, through ModelLM", got, want)
 
 	// The price of having no cache: step k recomputes all len(prompt)+k-1

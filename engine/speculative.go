@@ -1,20 +1,25 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"math"
+	"slices"
+	"time"
 )
 
 // SpeculativeOptions control speculative decoding.
 type SpeculativeOptions struct {
-	// Gamma (γ) is the number of tokens the draft model proposes per round.
+	// Gamma (γ) is the most tokens the drafter proposes per round.
 	Gamma int
 	// MaxNewTokens caps the generated tokens; 0 means until the context is
 	// full.
 	MaxNewTokens int
-	// Temperature 0 is greedy decoding; above 0 both models' logits are
-	// divided by it before softmax, and the output follows the target's
-	// tempered distribution exactly.
+	// Temperature 0 is greedy decoding; above 0 the target's logits (and a
+	// draft model's) are divided by it before softmax, and the output
+	// follows the target's tempered distribution exactly.
 	Temperature float64
 	// Seed makes the random draws reproducible.
 	Seed uint64
@@ -25,12 +30,11 @@ type SpeculativeOptions struct {
 
 // SpeculativeStats describe a speculative generation.
 type SpeculativeStats struct {
-	Tokens       []int        // the generated tokens
-	Finish       FinishReason // why generation stopped
-	TargetPasses int          // passes of the target model (one per round)
-	DraftPasses  int          // passes of the draft model (one per proposed token)
-	Drafted      int          // tokens the draft proposed
-	Accepted     int          // proposed tokens the target accepted
+	Tokens       []int // the generated tokens
+	TargetPasses int   // passes of the target model (one per round)
+	DraftPasses  int   // passes of a draft model (one per proposed token; none for prompt lookup)
+	Drafted      int   // tokens the drafter proposed
+	Accepted     int   // proposed tokens the target accepted
 	// Rejected counts the proposals the target turned down. Proposals after
 	// a rejected one are discarded unchecked, so Accepted + Rejected can be
 	// less than Drafted.
@@ -60,10 +64,12 @@ func (s SpeculativeStats) TokensPerTargetPass() float64 {
 }
 
 // Speculative generates a continuation of prompt with the target model's
-// distribution, using a cheaper draft model to go faster. Each round:
+// distribution, letting a cheaper drafter guess ahead to go faster. Each
+// round:
 //
-//  1. the draft proposes γ tokens x₁..x_γ one at a time, sampling each from
-//     its own distribution q;
+//  1. the drafter proposes up to γ tokens x₁..x_γ, each drawn from a
+//     distribution q of its own (a draft model's, see DraftLM) or chosen
+//     outright (a point mass, see PromptLookup);
 //  2. the target scores all of them in one pass (NextLogits with γ+1 rows),
 //     giving its distributions p₁..p_{γ+1};
 //  3. going left to right, x_i is accepted with probability
@@ -74,167 +80,215 @@ func (s SpeculativeStats) TokensPerTargetPass() float64 {
 //
 // Every round costs one target pass and yields 1 to γ+1 tokens, and the
 // tokens are distributed exactly as if the target had sampled them alone.
-// With temperature 0 both models are greedy: a proposal is accepted when it
+// With temperature 0 the target is greedy: a proposal is accepted when it
 // is the target's top token, and the output is the target's greedy output.
 //
-// emit, if not nil, receives each token as soon as it is decided, with the
-// log-probability the target gives it (before temperature); returning
-// false stops generation. Settings are checked, and the two models'
-// vocabularies compared, before any model is run.
-func Speculative(target, draft LM, prompt []int, opts SpeculativeOptions, emit func(id int, logProb float64) bool) (SpeculativeStats, error) {
-	var st SpeculativeStats
+// Each token is yielded as soon as it is decided, with the log-probability
+// the target gives it (before temperature). It stops at an end token,
+// MaxNewTokens, a full context, or ctx being done (checked after every
+// token); the last step says which, and its Stats.Speculative counts the
+// rounds. Settings are checked, and a draft model's vocabulary compared
+// with the target's, before any model is run: they are the only value
+// yielded.
+func Speculative(ctx context.Context, target LM, draft Drafter, prompt []int, opts SpeculativeOptions) iter.Seq2[Step, error] {
+	return func(yield func(Step, error) bool) {
+		if err := opts.check(ctx, target, draft, prompt); err != nil {
+			yield(Step{}, err)
+			return
+		}
+		d := newDecoding(ctx, prompt, target.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
+		speculate(d, target, draft, opts, yield)
+	}
+}
+
+// check reports settings that make speculative decoding impossible.
+func (opts SpeculativeOptions) check(ctx context.Context, target LM, draft Drafter, prompt []int) error {
+	if ctx == nil {
+		return errors.New("nil context: pass context.Background() for no deadline")
+	}
 	if err := checkLM(target); err != nil {
-		return st, fmt.Errorf("target model: %w", err)
+		return fmt.Errorf("target model: %w", err)
 	}
-	if err := checkLM(draft); err != nil {
-		return st, fmt.Errorf("draft model: %w", err)
+	if draft == nil {
+		return errors.New("no drafter (nil Drafter)")
 	}
-	if opts.Gamma < 1 {
-		return st, fmt.Errorf("speculate γ = %d: the draft must propose at least 1 token per round", opts.Gamma)
+	if c, ok := draft.(interface{ checkTarget(LM) error }); ok {
+		if err := c.checkTarget(target); err != nil {
+			return err
+		}
+	}
+	if err := checkGamma(opts.Gamma); err != nil {
+		return err
 	}
 	if opts.MaxNewTokens < 0 {
-		return st, fmt.Errorf("max new tokens = %d: must be 0 (no limit) or positive", opts.MaxNewTokens)
+		return fmt.Errorf("max new tokens = %d: must be 0 (no limit) or positive", opts.MaxNewTokens)
 	}
 	if t := opts.Temperature; math.IsNaN(t) || t != 0 && (t < MinTemperature || t > MaxTemperature) {
-		return st, fmt.Errorf("temperature = %v: must be 0 (greedy) or between %v and %v", t, MinTemperature, MaxTemperature)
-	}
-	if draft.VocabSize() != target.VocabSize() {
-		return st, fmt.Errorf("draft model has a vocabulary of %d tokens but the target has %d: speculative decoding needs both to share one tokenizer", draft.VocabSize(), target.VocabSize())
+		return fmt.Errorf("temperature = %v: must be 0 (greedy) or between %v and %v", t, MinTemperature, MaxTemperature)
 	}
 	if len(prompt) == 0 {
-		return st, fmt.Errorf("empty prompt: need at least one token (BOS)")
+		return fmt.Errorf("empty prompt: need at least one token (BOS)")
 	}
-	context := min(target.ContextLength(), draft.ContextLength())
-	if len(prompt) >= context {
-		return st, fmt.Errorf("prompt of %d tokens leaves no room in the context of %d tokens", len(prompt), context)
+	if len(prompt) >= target.ContextLength() {
+		return fmt.Errorf("prompt of %d tokens leaves no room in the context of %d tokens", len(prompt), target.ContextLength())
 	}
-	isEnd := opts.IsEnd
-	if isEnd == nil {
-		isEnd = func(int) bool { return false }
+	return nil
+}
+
+// checkGamma reports a number of proposals per round below 1.
+func checkGamma(gamma int) error {
+	if gamma < 1 {
+		return fmt.Errorf("speculate γ = %d: the draft must propose at least 1 token per round", gamma)
 	}
-	limit := context - len(prompt)
-	if opts.MaxNewTokens > 0 {
-		limit = min(limit, opts.MaxNewTokens)
+	return nil
+}
+
+// speculate runs the rounds after d's prompt.
+func speculate(d *decoding, target LM, draft Drafter, opts SpeculativeOptions, yield func(Step, error) bool) {
+	var st SpeculativeStats
+	d.stats.Speculative = &st
+	if err := d.ctx.Err(); err != nil {
+		d.emit(yield, d.last(finishFor(err)))
+		return
 	}
+	limit := d.positions() - d.prompt
 	rng := NewRNG(opts.Seed)
 	greedy := opts.Temperature == 0
-	seq := append([]int(nil), prompt...)
+	vocab := target.VocabSize()
 
-	// out records a decided token, scored by the target's logits, and
+	// out yields a decided token, scored by the target's logits, and
 	// reports whether generation goes on.
 	out := func(id int, logits []float32) bool {
 		st.Tokens = append(st.Tokens, id)
-		seq = append(seq, id)
-		switch {
-		case isEnd(id):
-			st.Finish = FinishEOS
-		case len(st.Tokens) == limit && limit == opts.MaxNewTokens:
-			st.Finish = FinishLength
-		case len(st.Tokens) == limit:
-			st.Finish = FinishContext
-		}
-		if emit != nil && !emit(id, logProbOf(logits, id)) && st.Finish == "" {
-			st.Finish = FinishStopped
-		}
-		return st.Finish == ""
+		return d.emit(yield, d.step(Step{ID: id, LogProb: LogProbOf(logits, id)}, ""))
 	}
-
-	var qs [][]float64
 	for {
 		// 1. Draft: propose up to γ tokens, never past the length limit
 		// (the round always adds one more token of its own).
-		g := min(opts.Gamma, limit-len(st.Tokens)-1)
-		proposed := seq
-		qs = qs[:0]
-		for range g {
-			rows, err := draft.NextLogits(proposed, 1)
+		var prop Proposal
+		if g := min(opts.Gamma, limit-d.generated()-1); g > 0 {
+			var err error
+			prop, err = draft.Draft(DraftRequest{Seq: slices.Clip(d.seq), Max: g, Temperature: opts.Temperature, RNG: rng, IsEnd: d.isEnd})
 			if err == nil {
-				err = checkRows(rows, 1, draft.VocabSize())
+				err = prop.check(g, vocab)
 			}
 			if err != nil {
-				return st, fmt.Errorf("draft model: %w", err)
-			}
-			st.DraftPasses++
-			var x int
-			if greedy { // only the order of the logits matters
-				x = Argmax(rows[0])
-				qs = append(qs, nil)
-			} else {
-				q, err := tempered(rows[0], opts.Temperature)
-				if err != nil {
-					return st, fmt.Errorf("draft model: %w", err)
-				}
-				x = pick(q, rng)
-				qs = append(qs, q)
-			}
-			proposed = append(proposed, x)
-			if isEnd(x) {
-				break // nothing after the end of the text matters
+				yield(Step{}, fmt.Errorf("draft model: %w", err))
+				return
 			}
 		}
-		g = len(qs)
-		drafts := append([]int(nil), proposed[len(seq):]...)
+		g := len(prop.Tokens)
 		st.Drafted += g
+		st.DraftPasses += prop.Passes
 
 		// 2. Verify: the target scores every proposal in one pass.
+		proposed := append(slices.Clip(d.seq), prop.Tokens...)
 		rows, err := target.NextLogits(proposed, g+1)
 		if err == nil {
-			err = checkRows(rows, g+1, target.VocabSize())
+			err = checkRows(rows, g+1, vocab)
 		}
 		if err != nil {
-			return st, fmt.Errorf("target model: %w", err)
+			yield(Step{}, fmt.Errorf("target model: %w", err))
+			return
 		}
 		st.TargetPasses++
 
 		// 3. Accept or reject, left to right.
-		goOn, rejected := true, false
-		for i, x := range drafts {
+		rejected := false
+		for i, x := range prop.Tokens {
 			var accept bool
-			var p []float64
+			var p, q []float64
 			if greedy {
 				accept = x == Argmax(rows[i])
 			} else {
 				if p, err = tempered(rows[i], opts.Temperature); err != nil {
-					return st, fmt.Errorf("target model: %w", err)
+					yield(Step{}, fmt.Errorf("target model: %w", err))
+					return
 				}
-				accept = float64(rng.Float32())*qs[i][x] < p[x]
+				q = prop.q(i)
+				accept = float64(rng.Float32())*qOf(q, x) < p[x]
 			}
 			if !accept {
 				rejected = true
 				st.Rejected++
 				replacement := Argmax(rows[i])
 				if !greedy {
-					replacement = residual(p, qs[i], rng)
+					replacement = residual(p, q, x, rng)
 				}
-				goOn = out(replacement, rows[i])
+				if !out(replacement, rows[i]) {
+					return
+				}
 				break
 			}
 			st.Accepted++
-			if goOn = out(x, rows[i]); !goOn {
-				break
+			if !out(x, rows[i]) {
+				return
 			}
 		}
 		// 4. Bonus: everything was accepted, so the target's distribution
 		// after the last proposal is already known.
-		if goOn && !rejected {
+		if !rejected {
 			bonus := Argmax(rows[g])
 			if !greedy {
 				p, err := tempered(rows[g], opts.Temperature)
 				if err != nil {
-					return st, fmt.Errorf("target model: %w", err)
+					yield(Step{}, fmt.Errorf("target model: %w", err))
+					return
 				}
 				bonus = pick(p, rng)
 			}
-			goOn = out(bonus, rows[g])
-		}
-		if !goOn {
-			return st, nil
+			if !out(bonus, rows[g]) {
+				return
+			}
 		}
 	}
 }
 
-// FinishStopped: the caller asked to stop.
-const FinishStopped FinishReason = "stopped"
+// Speculation decodes speculatively (see Speculative) in Generate: Drafter
+// guesses up to Gamma tokens ahead and the model checks them in one pass.
+// The output follows the model's distribution at Options.Temperature
+// exactly (its greedy output at 0), so the other sampling stages, which
+// would change that distribution, must be off.
+type Speculation struct {
+	Drafter Drafter // a draft model (DraftLM) or prompt lookup (PromptLookup)
+	Gamma   int     // the most tokens proposed per round (γ)
+}
+
+func (s Speculation) check(o Options) error {
+	if s.Drafter == nil {
+		return &SettingError{"Decoder", s, "speculative decoding needs a Drafter"}
+	}
+	if err := checkGamma(s.Gamma); err != nil {
+		return &SettingError{"Decoder", s, err.Error()}
+	}
+	return checkUnsampled(o, true, "speculative decoding samples the model's whole tempered distribution")
+}
+
+func (s Speculation) generate(d *decoding, m *Model, opts Options, yield func(Step, error) bool) {
+	target := NewModelLM(m, 1)
+	o := SpeculativeOptions{Gamma: s.Gamma, MaxNewTokens: opts.MaxNewTokens, Temperature: opts.Temperature, Seed: opts.Seed, IsEnd: d.isEnd}
+	if err := o.check(d.ctx, target, s.Drafter, d.seq); err != nil {
+		yield(Step{}, err)
+		return
+	}
+	// Run the prompt through both models first, so that its time counts
+	// as the prompt's; the rounds then reuse their caches.
+	d.mark = time.Now()
+	if err := d.ctx.Err(); err == nil {
+		if _, err := target.NextLogits(d.seq, 1); err != nil {
+			yield(Step{}, fmt.Errorf("target model: %w", err))
+			return
+		}
+		if dl, ok := s.Drafter.(DraftLM); ok {
+			if _, err := dl.LM.NextLogits(d.seq, 1); err != nil {
+				yield(Step{}, fmt.Errorf("draft model: %w", err))
+				return
+			}
+		}
+	}
+	d.prefilled()
+	speculate(d, target, s.Drafter, o, yield)
+}
 
 // tempered turns logits into probabilities at a temperature, or returns an
 // error when dividing by it overflows float32.
@@ -247,23 +301,6 @@ func tempered(logits []float32, temperature float64) ([]float64, error) {
 		}
 	}
 	return Softmax(z), nil
-}
-
-// checkRows checks what an LM answered: n rows of vocab logits each, every
-// one a number (or -Inf) and not all -Inf.
-func checkRows(rows [][]float32, n, vocab int) error {
-	if len(rows) != n {
-		return fmt.Errorf("asked for %d rows of logits, got %d", n, len(rows))
-	}
-	for i, r := range rows {
-		if len(r) != vocab {
-			return fmt.Errorf("row %d has %d logits for a vocabulary of %d", i, len(r), vocab)
-		}
-		if err := checkScores(r, fmt.Sprintf("row %d of its logits", i)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // pick draws a token from the distribution p.
@@ -285,14 +322,29 @@ func pick(p []float64, rng *RNG) int {
 	return 0
 }
 
-// residual draws the replacement for a rejected proposal from
+// qOf is the probability q gives token x; a nil q is the point mass on x
+// of a drafter that chose x outright.
+func qOf(q []float64, x int) float64 {
+	if q == nil {
+		return 1
+	}
+	return q[x]
+}
+
+// residual draws the replacement for a rejected proposal x from
 // max(0, p − q), normalised: the probability mass the target wants and the
-// draft under-proposed.
-func residual(p, q []float64, rng *RNG) int {
+// drafter under-proposed. For a point mass (q nil) that is p without x.
+func residual(p, q []float64, x int, rng *RNG) int {
 	r := make([]float64, len(p))
 	var sum float64
 	for i := range p {
-		r[i] = max(0, p[i]-q[i])
+		qi := 0.0
+		if q != nil {
+			qi = q[i]
+		} else if i == x {
+			qi = 1
+		}
+		r[i] = max(0, p[i]-qi)
 		sum += r[i]
 	}
 	if sum <= 0 { // p = q up to rounding: nothing to correct
@@ -302,17 +354,4 @@ func residual(p, q []float64, rng *RNG) int {
 		r[i] /= sum
 	}
 	return pick(r, rng)
-}
-
-// logProbOf is log softmax(logits)[id], without allocating.
-func logProbOf(logits []float32, id int) float64 {
-	mx := math.Inf(-1)
-	for _, z := range logits {
-		mx = max(mx, float64(z))
-	}
-	var sum float64
-	for _, z := range logits {
-		sum += math.Exp(float64(z) - mx)
-	}
-	return float64(logits[id]) - mx - math.Log(sum)
 }

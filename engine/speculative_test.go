@@ -51,7 +51,7 @@ func TestSpeculativeGreedyIsTargetGreedy(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tl := NewModelLM(target, 1)
-			st, err := Speculative(tl, NewModelLM(c.draft, 1), prompt,
+			st, err := speculative(tl, NewModelLM(c.draft, 1), prompt,
 				SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: n, IsEnd: tok.IsEnd}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -98,7 +98,7 @@ func TestSpeculativeSamplesFollowTheTarget(t *testing.T) {
 	p := []float64{0.1, 0.2, 0.3, 0.4}
 	q := []float64{0.4, 0.3, 0.2, 0.1}
 	const n = 40000
-	st, err := Speculative(fixedLM(p...), fixedLM(q...), []int{0},
+	st, err := speculative(fixedLM(p...), fixedLM(q...), []int{0},
 		SpeculativeOptions{Gamma: 3, MaxNewTokens: n, Temperature: 1, Seed: 42}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func TestSpeculativeSamplesFollowTheTargetInContext(t *testing.T) {
 	target := [][]float64{{0.6, 0.3, 0.1}, {0.1, 0.1, 0.8}, {0.3, 0.4, 0.3}}
 	draft := [][]float64{{0.2, 0.5, 0.3}, {0.3, 0.3, 0.4}, {0.6, 0.2, 0.2}}
 	const n = 60000
-	st, err := Speculative(markovLM(target), markovLM(draft), []int{0},
+	st, err := speculative(markovLM(target), markovLM(draft), []int{0},
 		SpeculativeOptions{Gamma: 4, MaxNewTokens: n, Temperature: 1, Seed: 7}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +182,7 @@ func TestSpeculativeRejectsBadSettings(t *testing.T) {
 		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 3, Temperature: -1}, "temperature = -1: must be 0 (greedy) or between 0.001 and 100"},
 		{fixedLM(0.5, 0.5), nil, SpeculativeOptions{Gamma: 3}, "empty prompt: need at least one token (BOS)"},
 	} {
-		_, err := Speculative(target, c.draft, c.prompt, c.opts, nil)
+		_, err := speculative(target, c.draft, c.prompt, c.opts, nil)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: got error %v, want %q", c.opts, err, c.want)
 		}
@@ -191,7 +191,7 @@ func TestSpeculativeRejectsBadSettings(t *testing.T) {
 		}
 	}
 	m, _ := loadReference(t)
-	_, err := Speculative(NewModelLM(m, 1), NewModelLM(m, 1), make([]int, 600), SpeculativeOptions{Gamma: 2}, nil)
+	_, err := speculative(NewModelLM(m, 1), NewModelLM(m, 1), make([]int, 600), SpeculativeOptions{Gamma: 2}, nil)
 	if want := "prompt of 600 tokens leaves no room in the context of 512 tokens"; err == nil || err.Error() != want {
 		t.Errorf("prompt longer than the context: got error %v, want %q", err, want)
 	}

@@ -17,8 +17,8 @@ import (
 // one completion that a scoring function likes best (BestOfN). Both cost N
 // generations: the same loop, run N times.
 
-// Sample is one of several completions of the same prompt.
-type Sample struct {
+// Completion is one of several completions of the same prompt.
+type Completion struct {
 	Seed    uint64       // the sampler's seed for this completion
 	Text    string       // the completion, without the prompt
 	Answer  string       // the answer read from Text ("" when none was found)
@@ -28,31 +28,32 @@ type Sample struct {
 }
 
 // HasAnswer reports whether an answer was read from the completion.
-func (s Sample) HasAnswer() bool { return s.Answer != "" }
+func (s Completion) HasAnswer() bool { return s.Answer != "" }
 
 // MeanLogProb is the completion's log-probability per generated token: a
 // score for BestOfN that does not favour short completions the way the
 // total LogProb does. It is -Inf for a completion with no tokens.
-func (s Sample) MeanLogProb() float64 {
+func (s Completion) MeanLogProb() float64 {
 	if s.Tokens == 0 {
 		return math.Inf(-1)
 	}
 	return s.LogProb / float64(s.Tokens)
 }
 
-// SampleSeed is the seed of the i-th completion drawn by SampleN from base
-// seed base. Neighbouring seeds of a xorshift generator start with nearly
-// the same numbers, so the seeds are spread out by the SplitMix64 mix:
-// generating with Options.Seed = SampleSeed(base, i) reproduces sample i.
-func SampleSeed(base uint64, i int) uint64 {
+// CompletionSeed is the seed of the i-th completion drawn by GenerateN
+// from base seed base. Neighbouring seeds of a xorshift generator start
+// with nearly the same numbers, so the seeds are spread out by the
+// SplitMix64 mix: generating with Options.Seed = CompletionSeed(base, i)
+// reproduces completion i.
+func CompletionSeed(base uint64, i int) uint64 {
 	z := base + uint64(i+1)*0x9E3779B97F4A7C15
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 	return z ^ (z >> 31)
 }
 
-// SampleN generates n completions of prompt with the settings in opts,
-// the i-th with Options.Seed = SampleSeed(opts.Seed, i), and reads each
+// GenerateN generates n completions of prompt with the settings in opts,
+// the i-th with Options.Seed = CompletionSeed(opts.Seed, i), and reads each
 // one's answer with answer (nil keeps the whole completion, trimmed of
 // spaces, as the answer). With Temperature 0 every completion is the same
 // greedy one, so a vote over them is pointless: sample at a temperature
@@ -62,9 +63,9 @@ func SampleSeed(base uint64, i int) uint64 {
 // cancelled context) is kept, with its Finish reason; answer decides
 // whether a cut-off text still holds an answer. Errors are those of
 // Generate (bad options, a prompt that does not fit) and a non-positive n.
-func SampleN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n int, opts Options, answer func(text string) (string, bool)) ([]Sample, error) {
+func GenerateN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n int, opts Options, answer func(text string) (string, bool)) ([]Completion, error) {
 	if n < 1 {
-		return nil, fmt.Errorf("SampleN: n = %d samples; need at least 1", n)
+		return nil, fmt.Errorf("GenerateN: n = %d completions; need at least 1", n)
 	}
 	if answer == nil {
 		answer = func(text string) (string, bool) {
@@ -72,15 +73,15 @@ func SampleN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n int
 			return text, text != ""
 		}
 	}
-	out := make([]Sample, 0, n)
+	out := make([]Completion, 0, n)
 	for i := range n {
 		o := opts
-		o.Seed = SampleSeed(opts.Seed, i)
-		s := Sample{Seed: o.Seed}
+		o.Seed = CompletionSeed(opts.Seed, i)
+		s := Completion{Seed: o.Seed}
 		var text strings.Builder
 		for step, err := range Generate(ctx, m, tok, prompt, o) {
 			if err != nil {
-				return out, fmt.Errorf("SampleN: sample %d of %d: %w", i+1, n, err)
+				return out, fmt.Errorf("GenerateN: completion %d of %d: %w", i+1, n, err)
 			}
 			text.WriteString(step.Text)
 			if step.ID != NoToken {
@@ -158,7 +159,7 @@ func Majority(answers []string) (Vote, error) {
 }
 
 // MajorityOf is Majority over the samples' answers.
-func MajorityOf(samples []Sample) (Vote, error) {
+func MajorityOf(samples []Completion) (Vote, error) {
 	answers := make([]string, len(samples))
 	for i, s := range samples {
 		answers[i] = s.Answer
@@ -167,10 +168,10 @@ func MajorityOf(samples []Sample) (Vote, error) {
 }
 
 // BestOfN returns the index of the sample with the highest score, such as
-// Sample.MeanLogProb (the model's own confidence) or a checker's verdict.
+// Completion.MeanLogProb (the model's own confidence) or a checker's verdict.
 // Ties go to the earliest sample; a NaN score never wins. It fails when
 // there are no samples, score is nil, or every score is NaN.
-func BestOfN(samples []Sample, score func(Sample) float64) (int, error) {
+func BestOfN(samples []Completion, score func(Completion) float64) (int, error) {
 	if len(samples) == 0 {
 		return -1, errors.New("best of N: no samples to choose from")
 	}
@@ -192,3 +193,20 @@ func BestOfN(samples []Sample, score func(Sample) float64) (int, error) {
 	}
 	return best, nil
 }
+
+// Sample is the former name of Completion.
+//
+// Deprecated: use Completion; "sample" is the sampler's word for one token.
+type Sample = Completion
+
+// SampleN is the former name of GenerateN.
+//
+// Deprecated: use GenerateN.
+func SampleN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n int, opts Options, answer func(text string) (string, bool)) ([]Completion, error) {
+	return GenerateN(ctx, m, tok, prompt, n, opts, answer)
+}
+
+// SampleSeed is the former name of CompletionSeed.
+//
+// Deprecated: use CompletionSeed.
+func SampleSeed(base uint64, i int) uint64 { return CompletionSeed(base, i) }

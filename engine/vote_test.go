@@ -97,7 +97,7 @@ func TestVoteShare(t *testing.T) {
 }
 
 func TestMajorityOf(t *testing.T) {
-	samples := []Sample{{Answer: "4"}, {Answer: ""}, {Answer: "5"}, {Answer: "5"}}
+	samples := []Completion{{Answer: "4"}, {Answer: ""}, {Answer: "5"}, {Answer: "5"}}
 	v, err := MajorityOf(samples)
 	if err != nil || v.Answer != "5" || v.Votes != 2 || v.Counted != 3 || v.Total != 4 {
 		t.Errorf("MajorityOf = %+v, %v; want 5 with 2 votes, 3 counted of 4", v, err)
@@ -105,7 +105,7 @@ func TestMajorityOf(t *testing.T) {
 }
 
 func TestBestOfN(t *testing.T) {
-	samples := []Sample{
+	samples := []Completion{
 		{Text: "a", LogProb: -6, Tokens: 3},   // mean -2
 		{Text: "b", LogProb: -2.5, Tokens: 1}, // the best total, but a mean of -2.5
 		{Text: "c", LogProb: -3, Tokens: 3},   // mean -1: the best mean
@@ -143,34 +143,34 @@ func TestBestOfNErrors(t *testing.T) {
 	if _, err := BestOfN(nil, Sample.MeanLogProb); err == nil || !strings.Contains(err.Error(), "no samples") {
 		t.Errorf("BestOfN(nil) error = %v; want one saying there are no samples", err)
 	}
-	if _, err := BestOfN([]Sample{{}}, nil); err == nil || !strings.Contains(err.Error(), "nil") {
+	if _, err := BestOfN([]Completion{{}}, nil); err == nil || !strings.Contains(err.Error(), "nil") {
 		t.Errorf("BestOfN with a nil score error = %v; want one naming the nil score", err)
 	}
 	allNaN := func(Sample) float64 { return math.NaN() }
-	if _, err := BestOfN([]Sample{{}, {}}, allNaN); err == nil || !strings.Contains(err.Error(), "NaN") {
+	if _, err := BestOfN([]Completion{{}, {}}, allNaN); err == nil || !strings.Contains(err.Error(), "NaN") {
 		t.Errorf("BestOfN with only NaN scores error = %v; want one saying so", err)
 	}
 }
 
 func TestMeanLogProb(t *testing.T) {
-	if got := (Sample{LogProb: -3, Tokens: 2}).MeanLogProb(); got != -1.5 {
+	if got := (Completion{LogProb: -3, Tokens: 2}).MeanLogProb(); got != -1.5 {
 		t.Errorf("MeanLogProb of -3 over 2 tokens = %v; want -1.5", got)
 	}
-	if got := (Sample{}).MeanLogProb(); !math.IsInf(got, -1) {
+	if got := (Completion{}).MeanLogProb(); !math.IsInf(got, -1) {
 		t.Errorf("MeanLogProb of no tokens = %v; want -Inf", got)
 	}
 }
 
-func TestSampleSeed(t *testing.T) {
+func TestCompletionSeed(t *testing.T) {
 	seen := map[uint64]int{}
 	for base := range uint64(4) {
 		for i := range 100 {
-			s := SampleSeed(base, i)
-			if s != SampleSeed(base, i) {
-				t.Fatalf("SampleSeed(%d, %d) is not deterministic", base, i)
+			s := CompletionSeed(base, i)
+			if s != CompletionSeed(base, i) {
+				t.Fatalf("CompletionSeed(%d, %d) is not deterministic", base, i)
 			}
 			if j, dup := seen[s]; dup {
-				t.Fatalf("SampleSeed(%d, %d) = %#x repeats an earlier seed (#%d)", base, i, s, j)
+				t.Fatalf("CompletionSeed(%d, %d) = %#x repeats an earlier seed (#%d)", base, i, s, j)
 			}
 			seen[s] = len(seen)
 		}
@@ -185,7 +185,7 @@ func voteModel() (*Model, *Tokenizer) {
 	return randomModel(c, 3), tok
 }
 
-func TestSampleN(t *testing.T) {
+func TestGenerateN(t *testing.T) {
 	m, tok := voteModel()
 	opts := Options{Temperature: 1, MaxNewTokens: 6, Seed: 42}
 	first := func(text string) (string, bool) {
@@ -194,19 +194,19 @@ func TestSampleN(t *testing.T) {
 		}
 		return text[:1], true
 	}
-	samples, err := SampleN(context.Background(), m, tok, "ab", 8, opts, first)
+	samples, err := GenerateN(context.Background(), m, tok, "ab", 8, opts, first)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(samples) != 8 {
-		t.Fatalf("SampleN(n=8) gave %d samples", len(samples))
+		t.Fatalf("GenerateN(n=8) gave %d samples", len(samples))
 	}
 	distinct := map[string]bool{}
 	for i, s := range samples {
 		distinct[s.Text] = true
 		// Sample i is exactly Generate with its own seed.
 		o := opts
-		o.Seed = SampleSeed(opts.Seed, i)
+		o.Seed = CompletionSeed(opts.Seed, i)
 		var text strings.Builder
 		var tokens int
 		var logp float64
@@ -233,9 +233,9 @@ func TestSampleN(t *testing.T) {
 	}
 }
 
-func TestSampleNDefaultAnswer(t *testing.T) {
+func TestGenerateNDefaultAnswer(t *testing.T) {
 	m, tok := voteModel()
-	samples, err := SampleN(context.Background(), m, tok, "a", 2, Options{MaxNewTokens: 3}, nil)
+	samples, err := GenerateN(context.Background(), m, tok, "a", 2, Options{MaxNewTokens: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,14 +250,14 @@ func TestSampleNDefaultAnswer(t *testing.T) {
 	}
 }
 
-func TestSampleNErrors(t *testing.T) {
+func TestGenerateNErrors(t *testing.T) {
 	m, tok := voteModel()
-	if _, err := SampleN(context.Background(), m, tok, "a", 0, Options{}, nil); err == nil || !strings.Contains(err.Error(), "n = 0") {
-		t.Errorf("SampleN(n=0) error = %v; want one naming n = 0", err)
+	if _, err := GenerateN(context.Background(), m, tok, "a", 0, Options{}, nil); err == nil || !strings.Contains(err.Error(), "n = 0") {
+		t.Errorf("GenerateN(n=0) error = %v; want one naming n = 0", err)
 	}
-	_, err := SampleN(context.Background(), m, tok, "a", 2, Options{Temperature: -1}, nil)
+	_, err := GenerateN(context.Background(), m, tok, "a", 2, Options{Temperature: -1}, nil)
 	var se *SettingError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "sample 1 of 2") {
-		t.Errorf("SampleN with Temperature -1 error = %v; want a SettingError, wrapped with the sample's number", err)
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "completion 1 of 2") {
+		t.Errorf("GenerateN with Temperature -1 error = %v; want a SettingError, wrapped with the completion's number", err)
 	}
 }

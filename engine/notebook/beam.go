@@ -1,6 +1,8 @@
 package notebook
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -11,6 +13,20 @@ import (
 
 // Beam search (notebook 9): a language model small enough to write by
 // hand, and the text of generated tokens.
+
+// BeamSearch runs engine.BeamSearch to its end and returns what it found:
+// the explored tree and the best hypotheses, for drawing.
+func BeamSearch(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
+	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+		if err != nil {
+			return nil, err
+		}
+		if step.Finish != "" {
+			return step.Stats.Beam, nil
+		}
+	}
+	return nil, errors.New("beam search ended without a last step")
+}
 
 // WordLM is a hand-built language model over a few words, for trees small
 // enough to check by hand: the probability of the next word depends only

@@ -37,7 +37,7 @@ func beamResult(t *testing.T) *engine.BeamResult {
 		3: {0, 0.4, 0.3, 0.3},
 	}
 	words := []string{"<s>", " a", " b", " c"}
-	res, err := engine.BeamSearch(lm, []int{0}, engine.BeamOptions{
+	res, err := BeamSearch(lm, []int{0}, engine.BeamOptions{
 		Width: 2, MaxNewTokens: 2,
 		Text: func(_, id int) string { return words[id] },
 	})

@@ -168,7 +168,8 @@ func SeededSample(lm engine.LM, prompt []int, n int, temperature float64, seed u
 		return id
 	}
 	var out []int
-	for id, err := range engine.SampleLoop(lm, prompt, n, pick, isEnd) {
+	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: pick, IsEnd: isEnd}) {
+		id := step.ID
 		if err != nil {
 			return out, err
 		}

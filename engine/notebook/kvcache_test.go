@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -81,7 +82,8 @@ func TestTimedSteps(t *testing.T) {
 	lm := engine.NewNoCacheLM(m)
 	got, ms := TimedSteps(lm, ids, 5)
 	var want []int
-	for id, err := range engine.SampleLoop(engine.NewModelLM(m, 1), ids, 5, engine.Argmax, nil) {
+	for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), ids, engine.DecodeOptions{MaxNewTokens: 5}) {
+		id := step.ID
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -30,7 +31,8 @@ func Milliseconds(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1
 // (nil: none does).
 func GreedyTokens(lm engine.LM, prompt []int, maxNew int, isEnd func(id int) bool) ([]int, error) {
 	var out []int
-	for id, err := range engine.SampleLoop(lm, prompt, maxNew, engine.Argmax, isEnd) {
+	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: maxNew, IsEnd: isEnd}) {
+		id := step.ID
 		if err != nil {
 			return out, err
 		}

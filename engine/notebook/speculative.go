@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -53,16 +54,22 @@ func (c *passCounter) NextLogits(prefix []int, n int) ([][]float32, error) {
 func MeasureSpeculative(target, draft engine.LM, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
 	counter := &passCounter{LM: target}
 	run := SpeculativeRun{Gamma: opts.Gamma}
-	st, err := engine.Speculative(counter, draft, prompt, opts, func(int, float64) bool {
-		// A round's tokens are decided after its target pass.
-		for len(run.Yields) < counter.passes {
-			run.Yields = append(run.Yields, 0)
+	for step, err := range engine.Speculative(context.Background(), counter, engine.DraftLM{LM: draft}, prompt, opts) {
+		if err != nil {
+			return run, err
 		}
-		run.Yields[counter.passes-1]++
-		return true
-	})
-	run.Stats = st
-	return run, err
+		if step.ID != engine.NoToken {
+			// A round's tokens are decided after its target pass.
+			for len(run.Yields) < counter.passes {
+				run.Yields = append(run.Yields, 0)
+			}
+			run.Yields[counter.passes-1]++
+		}
+		if step.Stats != nil {
+			run.Stats = *step.Stats.Speculative
+		}
+	}
+	return run, nil
 }
 
 // YieldShares returns, for k = 1 … γ+1, the share of the run's rounds that
@@ -219,14 +226,14 @@ func speculativeFirsts(target, draft *engine.Model, prompt []int, gamma int, tem
 	counts := make([]int, target.Config.VocabSize)
 	for seed := first; seed <= last; seed += step {
 		id := -1
-		_, err := engine.Speculative(t, d, prompt, engine.SpeculativeOptions{
+		for step, err := range engine.Speculative(context.Background(), t, engine.DraftLM{LM: d}, prompt, engine.SpeculativeOptions{
 			Gamma: gamma, MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
-		}, func(x int, _ float64) bool {
-			id = x
-			return false // the first token is all this needs
-		})
-		if err != nil {
-			return nil, err
+		}) {
+			if err != nil {
+				return nil, err
+			}
+			id = step.ID
+			break // the first token is all this needs
 		}
 		if id < 0 || id >= len(counts) {
 			return nil, fmt.Errorf("seed %d: no first token", seed)

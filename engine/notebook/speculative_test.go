@@ -290,12 +290,12 @@ func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
 	}
 	want := make([]int, len(counts))
 	for seed := uint64(1); seed <= draws; seed++ {
-		st, err := engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), ids,
-			engine.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed}, nil)
+		run, err := MeasureSpeculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), ids,
+			engine.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[st.Tokens[0]]++
+		want[run.Stats.Tokens[0]]++
 	}
 	if !slices.Equal(counts, want) {
 		t.Error("the counts differ from one run per seed")

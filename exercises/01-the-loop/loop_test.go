@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -198,7 +199,7 @@ func TestTask3_Errors(t *testing.T) {
 }
 
 // TestTask3_CourseModel: on the course's model, Generate with engine.Argmax
-// (and with a seeded sampler) makes exactly the tokens engine.SampleLoop
+// (and with a seeded sampler) makes exactly the tokens engine.Decode
 // makes, end token included, and emits each of them.
 //
 //grade:task 3 points 2
@@ -234,9 +235,10 @@ func TestTask3_CourseModel(t *testing.T) {
 			t.Fatalf("engine's Encode(%q): %v", c.prompt, err)
 		}
 		var want []int
-		for id, err := range engine.SampleLoop(engine.NewModelLM(m, 1), ids, c.maxNew, sampler(c.seed), tok.IsEnd) {
+		for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), ids, engine.DecodeOptions{MaxNewTokens: c.maxNew, Pick: sampler(c.seed), IsEnd: tok.IsEnd}) {
+			id := step.ID
 			if err != nil {
-				t.Fatalf("engine.SampleLoop: %v", err)
+				t.Fatalf("engine.Decode: %v", err)
 			}
 			want = append(want, id)
 		}
@@ -251,7 +253,7 @@ func TestTask3_CourseModel(t *testing.T) {
 		}
 		if err != nil || !slices.Equal(got, want) {
 			at := firstDifference(got, want)
-			t.Errorf("Generate(course model, %q, maxNew %d, %s, tok.IsEnd) = %d tokens, %v; they differ from engine.SampleLoop's %d tokens at token %d\ngot  %q\nwant %q",
+			t.Errorf("Generate(course model, %q, maxNew %d, %s, tok.IsEnd) = %d tokens, %v; they differ from engine.Decode's %d tokens at token %d\ngot  %q\nwant %q",
 				c.prompt, c.maxNew, how, len(got), err, len(want), at, tok.DecodeAll(got), tok.DecodeAll(want))
 		} else if !slices.Equal(emitted, want) {
 			t.Errorf("Generate(course model, %q, …) returned the right tokens but emitted %s; want every token emitted, %s\n%s", c.prompt, check.Vec(emitted), check.Vec(want), check.Diff(emitted, want, 0))

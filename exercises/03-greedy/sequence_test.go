@@ -1,6 +1,7 @@
 package greedy
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -106,14 +107,15 @@ func TestTask3_Stable(t *testing.T) {
 func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 	defer check.Recover(t)
 	var greedy []int // the engine's greedy decoding, so this test does not depend on task 2
-	for id, err := range engine.SampleLoop(treeLM(), []int{bos}, 2, engine.Argmax, nil) {
+	for step, err := range engine.Decode(context.Background(), treeLM(), []int{bos}, engine.DecodeOptions{MaxNewTokens: 2}) {
+		id := step.ID
 		if err != nil {
-			t.Fatalf("engine.SampleLoop on the two-word model: %v", err)
+			t.Fatalf("engine.Decode on the two-word model: %v", err)
 		}
 		greedy = append(greedy, id)
 	}
 	if !slices.Equal(greedy, []int{the, cat}) {
-		t.Fatalf("engine.SampleLoop gave %v; the test expected greedy decoding to give [The cat] = [%d %d]", greedy, the, cat)
+		t.Fatalf("engine.Decode gave %v; the test expected greedy decoding to give [The cat] = [%d %d]", greedy, the, cat)
 	}
 	greedyLP, err := SequenceLogProb(treeLM(), []int{bos}, greedy)
 	if err != nil || math.Abs(greedyLP-math.Log(0.15)) > 1e-5 {

@@ -1,6 +1,7 @@
 package sampling
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -142,7 +143,7 @@ func TestTask5_Order(t *testing.T) {
 }
 
 // TestTask5_SampleDraws: Sample draws from Distribution with one coin per
-// call, and has the shape of engine.SampleLoop's pick.
+// call, and has the shape of the Pick of engine.Decode.
 //
 //grade:task 5 points 1
 func TestTask5_SampleDraws(t *testing.T) {
@@ -195,7 +196,7 @@ func TestTask5_Frequencies(t *testing.T) {
 	}
 }
 
-// TestTask5_OnTheModel: on the course's model, Sample as engine.SampleLoop's
+// TestTask5_OnTheModel: on the course's model, Sample as engine.Decode's
 // pick reproduces greedy decoding at temperature 0, and, with temperature
 // and top-k only, the engine's own sampler with the same seed token for token
 // (both then draw in token-id order with one coin per step).
@@ -214,7 +215,8 @@ func TestTask5_OnTheModel(t *testing.T) {
 	lm := engine.NewModelLM(m, 1)
 	run := func(pick func([]float32) int) ([]int, error) {
 		var ids []int
-		for id, err := range engine.SampleLoop(lm, prompt, 30, pick, tok.IsEnd) {
+		for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: 30, Pick: pick, IsEnd: tok.IsEnd}) {
+			id := step.ID
 			if err != nil {
 				return ids, err
 			}
@@ -232,7 +234,7 @@ func TestTask5_OnTheModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: engine.SampleLoop with your Sample generated %q;\nwant %q\nids: %s",
+			t.Errorf("%s: engine.Decode with your Sample generated %q;\nwant %q\nids: %s",
 				what, tok.DecodeAll(got), tok.DecodeAll(want), check.Diff(got, want, 0))
 		}
 	}

@@ -1,6 +1,7 @@
 package penalties
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -66,7 +67,7 @@ func TestTask4_Apply(t *testing.T) {
 }
 
 // TestTask4_GreedyOnModel: on the course's model, greedy decoding with your
-// penalties applied in engine.SampleLoop's pick writes the same tokens as
+// penalties applied in the Pick of engine.Decode writes the same tokens as
 // the engine's own sampler at temperature 0 with the same Options.
 //
 //grade:task 4 points 2
@@ -87,7 +88,8 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 	run := func(pick func(logits []float32, history []int) int) ([]int, error) {
 		history := slices.Clone(prompt[1:])
 		var out []int
-		for id, err := range engine.SampleLoop(lm, prompt, n, func(l []float32) int { return pick(l, history) }, tok.IsEnd) {
+		for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { return pick(l, history) }, IsEnd: tok.IsEnd}) {
+			id := step.ID
 			if err != nil {
 				return out, err
 			}

@@ -1,6 +1,7 @@
 package kvcache
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -125,9 +126,9 @@ func TestTask4_Positions(t *testing.T) {
 	const n = 12
 	uncached, cached := engine.NewNoCacheLM(m), engine.NewModelLM(m, 1)
 	for _, lm := range []engine.LM{uncached, cached} {
-		for _, err := range engine.SampleLoop(lm, ids, n, engine.Argmax, nil) {
+		for _, err := range engine.Decode(context.Background(), lm, ids, engine.DecodeOptions{MaxNewTokens: n}) {
 			if err != nil {
-				t.Fatalf("SampleLoop: %v", err)
+				t.Fatalf("engine.Decode: %v", err)
 			}
 		}
 	}

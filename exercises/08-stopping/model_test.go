@@ -106,7 +106,8 @@ func greedyPieces(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt s
 	ids := encode(t, tok, prompt)
 	prev := ids[len(ids)-1]
 	var pieces []string
-	for id, err := range engine.SampleLoop(engine.NewModelLM(m, 1), ids, n, engine.Argmax, tok.IsEnd) {
+	for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), ids, engine.DecodeOptions{MaxNewTokens: n, IsEnd: tok.IsEnd}) {
+		id := step.ID
 		if err != nil {
 			t.Fatalf("greedy tokens after %q: %v", prompt, err)
 		}

@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -559,7 +560,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 		prompt := encode(t, tok, text)
 		for width := 1; width <= 3; width++ {
 			for _, alpha := range []float64{0, 1} {
-				ref, err := engine.BeamSearch(engine.NewModelLM(m, 2*width), prompt, engine.BeamOptions{
+				ref, err := engineBeamSearch(engine.NewModelLM(m, 2*width), prompt, engine.BeamOptions{
 					Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 				if err != nil {
 					t.Fatal(err)
@@ -596,7 +597,8 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 	for _, text := range []string{"func (b *Buffer) Len() int {", "// Copyright"} {
 		prompt := encode(t, tok, text)
 		var greedy []int
-		for id, err := range engine.SampleLoop(engine.NewModelLM(m, 1), prompt, 20, engine.Argmax, tok.IsEnd) {
+		for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), prompt, engine.DecodeOptions{MaxNewTokens: 20, IsEnd: tok.IsEnd}) {
+			id := step.ID
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -670,4 +672,18 @@ func TestQuiz3(t *testing.T) {
 func TestQuiz4(t *testing.T) {
 	defer check.Recover(t)
 	check.Quiz(t, "09-beam-search", 4, "Answer4", Answer4, "abcd", "6151eafdf1eb1e60583d18e48744a0908a98ceab5c617cdc4f552298509585b4")
+}
+
+// engineBeamSearch runs engine.BeamSearch to its end and returns the
+// search's result, which the last step carries.
+func engineBeamSearch(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
+	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+		if err != nil {
+			return nil, err
+		}
+		if step.Finish != "" {
+			return step.Stats.Beam, nil
+		}
+	}
+	return nil, fmt.Errorf("engine.BeamSearch ended without a last step")
 }

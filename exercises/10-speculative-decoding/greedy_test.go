@@ -1,6 +1,7 @@
 package speculative
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -193,10 +194,15 @@ func TestTask4_CourseModels(t *testing.T) {
 			t.Errorf("%s = %q;\nwant the target's greedy %q\nids: %s", call, tok.DecodeAll(res.Tokens), tok.DecodeAll(want), check.Diff(res.Tokens, want, 0))
 			continue
 		}
-		ref, err := engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), prompt,
-			engine.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}, nil)
-		if err != nil {
-			t.Fatal(err)
+		var ref engine.SpeculativeStats
+		for step, err := range engine.Speculative(context.Background(), engine.NewModelLM(m, 1), engine.DraftLM{LM: engine.NewModelLM(d, 1)}, prompt,
+			engine.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step.Stats != nil {
+				ref = *step.Stats.Speculative
+			}
 		}
 		if res.Accepted != ref.Accepted || res.Rejected != ref.Rejected || res.Rounds != ref.TargetPasses || tc.calls != ref.TargetPasses {
 			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; engine.Speculative: accepted %d, rejected %d, %d rounds of one target pass",

@@ -20,7 +20,8 @@ func engineSample(t *testing.T, lm engine.LM, prompt []int, n int, temp float64,
 		t.Fatal(err)
 	}
 	var out []int
-	for id, err := range engine.SampleLoop(lm, prompt, n, func(l []float32) int { id, _ := s.Sample(l); return id }, isEnd) {
+	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { id, _ := s.Sample(l); return id }, IsEnd: isEnd}) {
+		id := step.ID
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -216,7 +216,8 @@ func TestTask2_SameSeed(t *testing.T) {
 	}
 	ref, _ := engine.NewSampler(1, 1, 7)
 	var want []int
-	for id, err := range engine.SampleLoop(lm, prompt, 20, func(l []float32) int { id, _ := ref.Sample(l); return id }, nil) {
+	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: 20, Pick: func(l []float32) int { id, _ := ref.Sample(l); return id }}) {
+		id := step.ID
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -65,7 +65,7 @@ func (s *Sampler) Distribution(logits []float32) []float32 {
 
 // Sample returns the next token: Draw over Distribution(logits), one coin
 // from s.RNG per call. Its shape, func(logits []float32) int, is the pick
-// function engine.SampleLoop takes.
+// function engine.Decode takes.
 func (s *Sampler) Sample(logits []float32) int {
 	return Draw(s.Distribution(logits), s.RNG)
 }

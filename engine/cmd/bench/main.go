@@ -39,6 +39,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -400,7 +401,7 @@ func measure(s settings, stdout io.Writer) error {
 		gen := func(lm engine.LM) func() (time.Duration, error) {
 			return func() (time.Duration, error) {
 				start := time.Now()
-				for _, err := range engine.SampleLoop(lm, []int{1}, n, engine.Argmax, nil) {
+				for _, err := range engine.Decode(context.Background(), lm, []int{1}, engine.DecodeOptions{MaxNewTokens: n}) {
 					if err != nil {
 						return 0, err
 					}
@@ -433,10 +434,16 @@ func measure(s settings, stdout io.Writer) error {
 		var stats engine.SpeculativeStats
 		spec, err := timed(s.runs, n, func() (time.Duration, error) {
 			start := time.Now()
-			var err error
-			stats, err = engine.Speculative(engine.NewModelLM(m, 1), engine.NewModelLM(draft, 1), []int{1},
-				engine.SpeculativeOptions{Gamma: s.gamma, MaxNewTokens: n}, nil)
-			return time.Since(start), err
+			for step, err := range engine.Speculative(context.Background(), engine.NewModelLM(m, 1), engine.DraftLM{LM: engine.NewModelLM(draft, 1)}, []int{1},
+				engine.SpeculativeOptions{Gamma: s.gamma, MaxNewTokens: n}) {
+				if err != nil {
+					return 0, err
+				}
+				if step.Stats != nil {
+					stats = *step.Stats.Speculative
+				}
+			}
+			return time.Since(start), nil
 		})
 		if err != nil {
 			return err
@@ -557,7 +564,7 @@ func timed(n, tokens int, f func() (time.Duration, error)) (timing, error) {
 func gen1(m *engine.Model, n int) func() (time.Duration, error) {
 	return func() (time.Duration, error) {
 		start := time.Now()
-		for _, err := range engine.SampleLoop(engine.NewModelLM(m, 1), []int{1}, n, engine.Argmax, nil) {
+		for _, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1}, engine.DecodeOptions{MaxNewTokens: n}) {
 			if err != nil {
 				return 0, err
 			}

@@ -19,8 +19,8 @@
 // with -logprobs N, the N most likely alternatives) and a final summary
 // (finish reason, token counts, prefill and decode times, tokens per second).
 //
-// The search and speed flags -beam, -draft, -speculate and -no-cache are
-// handled in search.go. A flag that would change nothing in the run asked
+// The search and speed flags -beam, -draft, -speculate and -no-cache choose
+// the engine's decoder (search.go). A flag that would change nothing in the run asked
 // for (-logprobs without -json, -topk with greedy decoding, -temperature
 // with beam search...) is refused rather than ignored.
 //
@@ -36,7 +36,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"iter"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -94,13 +93,6 @@ type stopList []string
 
 func (s *stopList) String() string     { return strings.Join(*s, ",") }
 func (s *stopList) Set(v string) error { *s = append(*s, v); return nil }
-
-// decoder produces the steps of one generation, with the meaning and
-// contract of engine.Generate: invalid settings are the only value yielded,
-// the last step carries Finish and Stats. engine.Generate (sampling, one
-// token at a time) is the default decoder; searchDecoder in search.go
-// returns another one when the search and speed flags ask for it.
-type decoder func(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) iter.Seq2[engine.Step, error]
 
 // usageError is a mistake on the command line: exit status 2.
 type usageError struct{ msg string }
@@ -299,13 +291,9 @@ func flagError(err error) error {
 
 // generate loads the model and tokenizer, runs the decoder and prints.
 func generate(cfg *config, stdout, stderr io.Writer) error {
-	var notes []string // what a decoder has to say about its run, printed at the end
-	dec, err := searchDecoder(cfg, func(s string) { notes = append(notes, s) })
+	dec, err := searchDecoder(cfg)
 	if err != nil {
 		return usageError{err.Error()}
-	}
-	if dec == nil {
-		dec = engine.Generate
 	}
 	m, tok, err := load(cfg)
 	if err != nil {
@@ -327,6 +315,9 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 		cfg.seed, cfg.seedPicked = uint64(time.Now().UnixNano()), true
 	}
 	opts := cfg.options()
+	if opts.Decoder, err = decoderFor(dec, m, tok, prompt, opts.MaxNewTokens); err != nil {
+		return err
+	}
 
 	ctx := context.Background()
 	if cfg.timeout > 0 {
@@ -344,7 +335,7 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	var last engine.Step
-	for step, err := range dec(ctx, m, tok, prompt, opts) {
+	for step, err := range engine.Generate(ctx, m, tok, prompt, opts) {
 		if err != nil {
 			out.Flush()
 			var se *engine.SettingError
@@ -365,7 +356,7 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	}
 	// The text is all out (flushed above) before anything goes to stderr,
 	// so that the summary never lands inside it.
-	return p.end(last, notes)
+	return p.end(last, notes(dec, last))
 }
 
 // load reads the model and its tokenizer. Without -model it is the

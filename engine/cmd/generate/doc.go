@@ -9,7 +9,7 @@
 //
 //	go run ./engine/cmd/generate -prompt "// run executes the command." -seed 10
 //	go run ./engine/cmd/generate -prompt "// Package sort" -temperature 0 -n 20 -json -logprobs 3
-//	go run ./engine/cmd/generate -model smollm2 -chat "Write a haiku about tokens." -temperature 0
+//	go run ./engine/cmd/generate -model smollm2 -chat "Name three fruits." -temperature 0
 //	go run ./engine/cmd/generate -model stories15M.bin -tokenizer tokenizer.bin -prompt "Once upon a time" -temperature 0
 //
 // Without -model it runs the engine's built-in model (engine.Default);

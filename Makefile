@@ -1,4 +1,5 @@
-# Token by Token. The two commands: `make lab` and `make test` (see README.md).
+# Token by Token. The two commands: `make lab` and `make test` (see README.md);
+# kernel/README.md says what every target installs, runs and checks.
 #
 # Every command first checks that this machine has what it needs
 # (kernel/require.sh) and says what to install, before installing or running

@@ -1,5 +1,5 @@
 // Package kernel holds the tooling around the course notebooks: the install
-// script, the headless runner and the browser test (see README.md). Its Go
+// script, the headless runner and the browser test (see kernel/README.md). Its Go
 // test checks that the notebooks in notebooks/ are fit to commit.
 package kernel
 

@@ -1,22 +1,3 @@
-// Command grade grades the exercise track: a learner's progress in their own
-// checkout, or an instructor's grading of submissions.
-//
-// Run from a checkout of the course:
-//
-//	go run ./exercises/grade                      # your progress: a row per exercise
-//	go run ./exercises/grade 02-softmax 04        # only these exercises
-//	go run ./exercises/grade -submission DIR      # grade another copy of the repository, a row per test
-//	go run ./exercises/grade -submission DIR -hidden TESTS
-//
-// The tests always come from the checkout the grader runs in; a submission
-// supplies only the non-test .go files of each exercise. Each exercise is
-// compiled in a scratch folder and each test runs in a process of its own
-// with a time and memory limit, so a panic, an endless loop or a compile error
-// costs only the points it should.
-//
-// Exit status: 0 when grading ran, whatever the score; 1 when -min-score was
-// given and not reached; 2 for a mistake on the command line; 3 when the
-// grader itself could not run.
 package main
 
 import (

@@ -1,17 +1,3 @@
-// Command cot trains the two small models of the chain-of-thought lesson
-// (notebook 13) from scratch, with the course's own trainer: one that
-// answers an addition directly ("357+268=625") and one that first writes
-// the sum column by column with its carries ("357+268=7+8+0=15 5+6+1=12
-// 3+2+1=06 so 625"). Both share a character-level tokenizer.
-//
-//	go run ./engine/cmd/cot -out DIR
-//	cp DIR/direct.bin DIR/steps.bin DIR/tokenizer.bin engine/cot/models/
-//
-// trains both with the "full" preset (engine/cot/presets.go), then measures
-// each model's greedy accuracy on held-out problems of every size and
-// writes it, with the run's settings, to DIR/FORMAT.json. -format direct or
-// -format steps trains one; -preset tiny runs everything in a second. Ctrl-C
-// saves a checkpoint, and the same command resumes from it.
 package main
 
 import (

@@ -1,32 +1,3 @@
-// Command generate writes text with a llama2.c model, one token at a time,
-// streaming each piece as soon as it is safe to show.
-//
-//	go run ./engine/cmd/generate -prompt "// run executes the command." -seed 10
-//	go run ./engine/cmd/generate -model stories15M.bin -tokenizer tokenizer.bin -prompt "Once upon a time"
-//
-// Without -model it runs the engine's built-in model (engine.Default).
-//
-// Sampling: -temperature (0 is greedy), -topk, -topp, -minp, -seed;
-// penalties: -repeat-penalty, -presence, -frequency, -penalty-window; stopping: -n, -stop
-// (repeatable), -include-stop, -timeout. The defaults (temperature 0.7, top-p 0.9,
-// repetition penalty 1.3 over the last 64 tokens) are the settings under which the
-// built-in model writes its most readable text; see defaults below. Greedy
-// decoding (-temperature 0) takes the likeliest token: no penalty unless given.
-//
-// Without -json it prints the prompt and the generated text on stdout, and
-// then, on stderr, why generation stopped, in words, and its speed. With
-// -json it prints one JSON object per token (id, text, log-probability and,
-// with -logprobs N, the N most likely alternatives) and a final summary
-// (finish reason, token counts, prefill and decode times, tokens per second).
-//
-// The search and speed flags -beam, -draft, -speculate and -no-cache choose
-// the engine's decoder (search.go). A flag that would change nothing in the run asked
-// for (-logprobs without -json, -topk with greedy decoding, -temperature
-// with beam search...) is refused rather than ignored.
-//
-// Errors go to stderr. The exit status is 2 when the command line is wrong
-// (a flag, a value out of range, flags that do not go together), 1 when a
-// file cannot be used or the work fails, 0 otherwise.
 package main
 
 import (

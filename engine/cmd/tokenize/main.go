@@ -1,17 +1,3 @@
-// Command tokenize shows how a model's tokenizer cuts text into tokens: a
-// line per token, its id and the text it stands for.
-//
-//	go run ./engine/cmd/tokenize -model smollm2 "The capital of France is"
-//	go run ./engine/cmd/tokenize -model smollm2 -json "<|im_start|>user"
-//	go run ./engine/cmd/tokenize -model smollm2 -special=false "<|im_start|>user"
-//
-// The text is tokenized as a prompt is: with BOS first when the model asks
-// for it, and special tokens written in it ("<|im_start|>") read as those
-// tokens, as llama.cpp reads a prompt; -special=false reads them as plain
-// text. -json prints the ids as a JSON array.
-//
-// Exit status: 0 on success, 1 when the model or text cannot be read, 2 for
-// a mistake on the command line.
 package main
 
 import (

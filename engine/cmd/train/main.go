@@ -1,28 +1,3 @@
-// Command train trains the course's own models from scratch on the Go
-// standard library source of the installed toolchain: a byte-level BPE
-// tokenizer, a target model and a small draft model (for speculative
-// decoding), all in the llama2.c formats the engine reads.
-//
-//	go run ./engine/cmd/train -all -out DIR
-//
-// retrains everything; -stage picks some of tokenizer, target and draft.
-// Each stage resumes from what DIR already holds: an existing tokenizer and
-// token cache are reused, and an interrupted model (Ctrl-C saves a
-// checkpoint) continues where it stopped when the same command is run again.
-//
-//	go run ./engine/cmd/train -export DIR/target.ckpt
-//
-// writes the model inside a checkpoint, as it is at that step, as a llama2.c
-// file next to it (DIR/target-step1200.bin), so a run can be tried with
-// generate or eval while it is still training.
-//
-// A flag that would change nothing in the run asked for (-target-steps when
-// the target is not trained, -vocab when the tokenizer is not, a stray
-// argument) is refused rather than ignored. The exit status is 2 for a
-// mistake on the command line, 130 when Ctrl-C interrupted the run (a
-// checkpoint is saved first), 1 when a file cannot be used or the work
-// fails. Every file is written atomically; what a killed run left half
-// written is removed by the next one.
 package main
 
 import (

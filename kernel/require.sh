@@ -146,7 +146,7 @@ check_sandbox() {
 		return
 	fi
 	if ! bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --dev /dev /bin/true 2>/dev/null; then
-		lack "a bubblewrap that can make a sandbox here ('bwrap --unshare-all ... /bin/true' failed): on Ubuntu 23.10 and later allow unprivileged user namespaces with 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0' (README.md, Grading a class)"
+		lack "a bubblewrap that can make a sandbox here ('bwrap --unshare-all ... /bin/true' failed): on Ubuntu 23.10 and later allow unprivileged user namespaces with 'sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0' (exercises/README.md, Grading a class)"
 		return
 	fi
 	found+=("$(bwrap --version)")

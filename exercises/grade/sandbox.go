@@ -46,7 +46,7 @@ type Sandbox struct {
 
 // installHint says what to install for the sandbox, and what to do on
 // systems that restrict user namespaces.
-const installHint = `the grader runs learner code only inside bubblewrap: install it (Debian and Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap), or pass -no-sandbox to grade without one (only for code you trust). On Ubuntu 23.10 and later, AppArmor keeps unprivileged programs from making user namespaces: allow it with sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (see the README's grading section)`
+const installHint = `the grader runs learner code only inside bubblewrap: install it (Debian and Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap), or pass -no-sandbox to grade without one (only for code you trust). On Ubuntu 23.10 and later, AppArmor keeps unprivileged programs from making user namespaces: allow it with sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (see exercises/README.md, Grading a class)`
 
 // NewSandbox finds bubblewrap and prlimit and checks that a sandbox can
 // really be made here, by starting one.

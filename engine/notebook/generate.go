@@ -78,6 +78,27 @@ func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n i
 	return texts, nil
 }
 
+// NoEnd returns opts with every token that would end the text banned (a
+// logit bias of −∞, added to a copy of opts.LogitBias): BOS and each of the
+// tokenizer's end tokens. An instruction-tuned model has several (SmolLM2:
+// end of text and end of turn), and a continuation that must run to its
+// full length has to ban them all.
+func NoEnd(tok *engine.Tokenizer, opts engine.Options) engine.Options {
+	bias := make(map[int]float32, len(opts.LogitBias)+3)
+	for id, b := range opts.LogitBias {
+		bias[id] = b
+	}
+	ban := float32(math.Inf(-1))
+	bias[tok.BOS()], bias[tok.EOS()] = ban, ban
+	for id := range tok.VocabSize() {
+		if tok.IsEnd(id) {
+			bias[id] = ban
+		}
+	}
+	opts.LogitBias = bias
+	return opts
+}
+
 // SampledSteps samples n tokens after prompt at temperature 1 with seed,
 // never the tokens that end a text (so it runs to n steps, or to the
 // model's context), and returns a copy of the logits at every step with the
@@ -93,8 +114,7 @@ func SampledSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	noEnd := map[int]float32{tok.EOS(): float32(math.Inf(-1)), tok.BOS(): float32(math.Inf(-1))}
-	sampler, err := engine.Options{Temperature: 1, Seed: seed, LogitBias: noEnd}.NewSampler(m.Config.VocabSize)
+	sampler, err := NoEnd(tok, engine.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,12 +2,14 @@ package notebook
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 func TestMiddleOf(t *testing.T) {
@@ -152,5 +154,46 @@ func TestNextTokens(t *testing.T) {
 	}
 	if !slices.Equal(next, all[:5]) {
 		t.Errorf("NextTokens = %v; want %v", next, all[:5])
+	}
+}
+
+func TestNoEnd(t *testing.T) {
+	_, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[int]float32{7: 2.5}
+	opts := NoEnd(tok, engine.Options{Temperature: 0.5, LogitBias: own})
+	inf := float32(math.Inf(-1))
+	want := map[int]float32{7: 2.5, tok.BOS(): inf, tok.EOS(): inf}
+	if !maps.Equal(opts.LogitBias, want) || opts.Temperature != 0.5 {
+		t.Errorf("NoEnd gave %v (temperature %v), want bias %v", opts.LogitBias, opts.Temperature, want)
+	}
+	if len(own) != 1 {
+		t.Errorf("NoEnd changed the caller's map: %v", own)
+	}
+}
+
+// TestNoEndSmolLM2: an instruction-tuned model ends a text with any of its
+// end tokens; SmolLM2's are <|endoftext|> (0) and <|im_end|> (2), and its
+// BOS is <|im_start|> (1), as its GGUF header says.
+func TestNoEndSmolLM2(t *testing.T) {
+	testmodel.Path(t, testmodel.SmolLM2)
+	m, tok, err := engine.SmolLM2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := NoEnd(tok, engine.Options{})
+	inf := float32(math.Inf(-1))
+	if want := map[int]float32{0: inf, 1: inf, 2: inf}; !maps.Equal(opts.LogitBias, want) {
+		t.Errorf("NoEnd banned %v, want %v", opts.LogitBias, want)
+	}
+	// A greedy answer of a chat turn ends at <|im_end|>; banned, it runs on.
+	prompt, err := tok.ChatPrompt([]engine.Message{{Role: "user", Content: "Hi"}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := Continue(m, tok, prompt, 40, engine.Options{}); len(ids) != 40 {
+		t.Errorf("Continue gave %d tokens, want 40", len(ids))
 	}
 }

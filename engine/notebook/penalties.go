@@ -2,7 +2,6 @@ package notebook
 
 import (
 	"context"
-	"math"
 	"slices"
 	"sort"
 
@@ -39,9 +38,9 @@ func DistinctShare(ids []int) float64 {
 // MaxNewTokens and LogitBias are replaced: the end-of-text tokens are
 // banned, so the text runs to its full length) and returns their ids.
 func Continue(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts engine.Options) []int {
+	opts.LogitBias = nil
+	opts = NoEnd(tok, opts)
 	opts.MaxNewTokens = n
-	ban := float32(math.Inf(-1))
-	opts.LogitBias = map[int]float32{tok.EOS(): ban, tok.BOS(): ban}
 	var ids []int
 	for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {

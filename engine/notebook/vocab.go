@@ -1,7 +1,6 @@
 package notebook
 
 import (
-	"math"
 	"sort"
 
 	"github.com/tokenbytoken/course/engine"
@@ -85,8 +84,7 @@ func SampledDistributions(m *engine.Model, tok *engine.Tokenizer, prompt string,
 	if err != nil {
 		panic(err)
 	}
-	ban := float32(math.Inf(-1))
-	sampler, err := engine.Options{Temperature: 1, Seed: seed, LogitBias: map[int]float32{tok.EOS(): ban, tok.BOS(): ban}}.NewSampler(m.Config.VocabSize)
+	sampler, err := NoEnd(tok, engine.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
 	if err != nil {
 		panic(err)
 	}
@@ -137,4 +135,39 @@ func AverageBelow(dists [][]float64, x float64) float64 {
 		return 0
 	}
 	return float64(n) / float64(len(dists))
+}
+
+// StoredStepBytes returns the bytes of weights each part of the forward
+// pass reads at one decode step, in the tensor types m stores them in: one
+// row of the embedding, the RMSNorm gains, the attention and MLP matrices
+// of every layer, and the vocabulary projection's matrix. Config.StepCost
+// counts every weight as a 4-byte float32; a quantized GGUF model moves
+// fewer bytes, and since a decode step mostly waits for its weights to
+// arrive from memory, these bytes are what its time follows. A llama2.c
+// model's weights are float32, 4 bytes each.
+func StoredStepBytes(m *engine.Model) [engine.NumParts]int64 {
+	var out [engine.NumParts]int64
+	c := m.Config
+	d, L := int64(c.Dim), int64(c.NLayers)
+	out[engine.PartNorm] = 4 * (2*L + 1) * d
+	mats := m.Matrices
+	if mats == nil {
+		kv, h := int64(c.KVDim()), int64(c.HiddenDim)
+		out[engine.PartEmbedding] = 4 * d
+		out[engine.PartAttention] = 4 * L * (2*d*d + 2*kv*d)
+		out[engine.PartMLP] = 4 * L * 3 * h * d
+		out[engine.PartVocab] = 4 * int64(c.VocabSize) * d
+		return out
+	}
+	out[engine.PartEmbedding] = mats.Embedding.Bytes() / int64(mats.Embedding.Rows())
+	for _, layer := range mats.Layers {
+		for _, w := range []*engine.Matrix{layer.Wq, layer.Wk, layer.Wv, layer.Wo} {
+			out[engine.PartAttention] += w.Bytes()
+		}
+		for _, w := range []*engine.Matrix{layer.W1, layer.W2, layer.W3} {
+			out[engine.PartMLP] += w.Bytes()
+		}
+	}
+	out[engine.PartVocab] = mats.Classifier.Bytes()
+	return out
 }

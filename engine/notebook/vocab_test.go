@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 func TestProfileDecodeAndShares(t *testing.T) {
@@ -118,4 +119,48 @@ func toFloat32(xs []float64) []float32 {
 		out[i] = float32(x)
 	}
 	return out
+}
+
+func TestStoredStepBytesFloat32(t *testing.T) {
+	m, _, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Config
+	d, h, kv, L, V := int64(c.Dim), int64(c.HiddenDim), int64(c.KVDim()), int64(c.NLayers), int64(c.VocabSize)
+	got := StoredStepBytes(m)
+	want := [engine.NumParts]int64{
+		engine.PartEmbedding: 4 * d,
+		engine.PartNorm:      4 * (2*L + 1) * d,
+		engine.PartAttention: 4 * L * (d*d + kv*d + kv*d + d*d),
+		engine.PartMLP:       4 * L * (h*d + d*h + h*d),
+		engine.PartVocab:     4 * V * d,
+	}
+	if got != want {
+		t.Errorf("StoredStepBytes(default model) = %v, want %v", got, want)
+	}
+}
+
+func TestStoredStepBytesSmolLM2(t *testing.T) {
+	testmodel.Path(t, testmodel.SmolLM2)
+	m, _, err := engine.SmolLM2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := StoredStepBytes(m)
+	// The file's token_embd.weight is Q8_0 (blocks of 32 numbers: 32 int8
+	// and an f16 scale) and is also the output projection.
+	V, d := int64(m.Config.VocabSize), int64(m.Config.Dim)
+	if want := V * d / 32 * 34; got[engine.PartVocab] != want {
+		t.Errorf("vocabulary projection reads %d bytes, want Q8_0's %d", got[engine.PartVocab], want)
+	}
+	if got[engine.PartEmbedding] != d/32*34 {
+		t.Errorf("embedding row %d bytes, want %d", got[engine.PartEmbedding], d/32*34)
+	}
+	// Every weight is read once per step, the tied matrix once, and the
+	// embedding only a row of it.
+	sum := got[engine.PartNorm] + got[engine.PartAttention] + got[engine.PartMLP] + got[engine.PartVocab]
+	if sum != m.WeightBytes() {
+		t.Errorf("the parts but the embedding add up to %d bytes; the model's weights are %d", sum, m.WeightBytes())
+	}
 }

@@ -13,7 +13,7 @@ import (
 // are refused, as they are not about the characters written.
 func Regexp(pattern string) (*Grammar, error) {
 	b := newBuilder("regular expression", pattern)
-	n, err := parseRegexp(b, pattern, false, 0)
+	n, _, _, err := parseRegexp(b, pattern, false, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -23,9 +23,10 @@ func Regexp(pattern string) (*Grammar, error) {
 }
 
 // parseRegexp parses pattern into a node; with json, its characters are
-// written as they are inside a JSON string. Errors point into b's text at
+// written as they are inside a JSON string. It reports whether the pattern
+// was anchored at its start and at its end. Errors point into b's text at
 // offset base plus the position in pattern.
-func parseRegexp(b *builder, pattern string, json bool, base int) (*node, error) {
+func parseRegexp(b *builder, pattern string, json bool, base int) (n *node, begin, end bool, err error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		pos := base
@@ -33,9 +34,9 @@ func parseRegexp(b *builder, pattern string, json bool, base int) (*node, error)
 			if i := strings.Index(pattern, se.Expr); i >= 0 && se.Expr != "" {
 				pos += i
 			}
-			return nil, b.errorf(pos, "%s: %s", se.Code, se.Expr)
+			return nil, false, false, b.errorf(pos, "%s: %s", se.Code, se.Expr)
 		}
-		return nil, b.errorf(pos, "%v", err)
+		return nil, false, false, b.errorf(pos, "%v", err)
 	}
 	// Anchors at the very start and end say "the whole text", which is
 	// what the language means anyway.
@@ -44,21 +45,21 @@ func parseRegexp(b *builder, pattern string, json bool, base int) (*node, error)
 		subs = re.Sub
 	}
 	for len(subs) > 0 && isBegin(subs[0].Op) {
-		subs = subs[1:]
+		subs, begin = subs[1:], true
 	}
 	for len(subs) > 0 && isEnd(subs[len(subs)-1].Op) {
-		subs = subs[:len(subs)-1]
+		subs, end = subs[:len(subs)-1], true
 	}
 	r := &regexConv{b: b, json: json, pos: base}
-	n := seqNode(base)
+	n = seqNode(base)
 	for _, s := range subs {
 		k, err := r.conv(s, 0)
 		if err != nil {
-			return nil, err
+			return nil, false, false, err
 		}
 		n.kids = append(n.kids, k)
 	}
-	return n, nil
+	return n, begin, end, nil
 }
 
 func isBegin(op syntax.Op) bool { return op == syntax.OpBeginText || op == syntax.OpBeginLine }

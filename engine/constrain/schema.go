@@ -581,6 +581,11 @@ func digitsRange(a, b string, pos int) *node {
 	if len(a) == 0 {
 		return seqNode(pos)
 	}
+	if strings.Trim(a, "0") == "" && strings.Trim(b, "9") == "" {
+		// Every numeral of this length: without this, the two ends below
+		// would each recurse, twice per digit.
+		return repeatNode(digit('0', '9'), len(a), len(a), pos)
+	}
 	if a[0] == b[0] {
 		return seqNode(pos, digit(a[0], a[0]), digitsRange(a[1:], b[1:], pos))
 	}

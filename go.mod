@@ -6,6 +6,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/sys v0.29.0
 	gonum.org/v1/gonum v0.17.0
 )
@@ -23,7 +24,6 @@ require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.3.4 // indirect
 	go.lsp.dev/jsonrpc2 v0.10.0 // indirect

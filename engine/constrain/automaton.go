@@ -18,8 +18,8 @@ import (
 // Bounds of the cache. When it holds more states or masks, it is emptied
 // and refilled from the states in use.
 const (
-	maxStates      = 1 << 15
-	maxMaskWords   = 8 << 20 // bytes of all remembered masks / 8
+	maxStates      = 1 << 14
+	maxMaskWords   = 4 << 20 // bytes of all remembered masks / 8
 	maxStackFanout = 1 << 12 // stacks in one state: beyond, the rest are dropped
 )
 
@@ -38,9 +38,10 @@ type dstate struct {
 	dist   int32   // fewest bytes to a complete text
 	trans  []int32 // per byte: 0 not known yet, -1 no way on, k the state k-1
 
-	mask     *Mask // the tokens allowed with no budget
-	maxDist  int32 // the largest dist of a state a token leads to
-	limMask  *Mask // the tokens allowed when the budget says limit
+	mask     *Mask       // the tokens allowed with no budget
+	maxDist  int32       // the largest dist of a state a token leads to
+	far      []distToken // the allowed tokens that lead farther from the end than dist
+	limMask  *Mask       // the tokens allowed when the budget says limit
 	limit    int32
 	hasLimit bool
 }
@@ -135,7 +136,7 @@ func (c *cache) intern() *dstate {
 	if id, ok := c.stateID[string(key)]; ok {
 		return c.states[id]
 	}
-	d := &dstate{c: c, id: int32(len(c.states)), stacks: slices.Clone(stacks), dist: math.MaxInt32}
+	d := &dstate{c: c, id: int32(len(c.states)), stacks: slices.Clone(stacks), dist: math.MaxInt32, trans: make([]int32, 256)}
 	for _, s := range d.stacks {
 		if s == 0 {
 			d.accept = true
@@ -149,9 +150,6 @@ func (c *cache) intern() *dstate {
 
 // step returns the state after byte b, or nil if b cannot come next.
 func (c *cache) step(d *dstate, b byte) *dstate {
-	if d.trans == nil {
-		d.trans = make([]int32, 256)
-	}
 	if t := d.trans[b]; t != 0 {
 		if t < 0 {
 			return nil
@@ -176,6 +174,9 @@ func (c *cache) step(d *dstate, b byte) *dstate {
 	d.trans[b] = next.id + 1
 	return next
 }
+
+// distToken is a token and how far from the end of the text it leads.
+type distToken struct{ id, dist int32 }
 
 // final reports whether d is complete and no byte may follow.
 func (d *dstate) final() bool { return len(d.stacks) == 1 && d.stacks[0] == 0 }

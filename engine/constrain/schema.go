@@ -22,7 +22,8 @@ import (
 //   - items, minItems, maxItems;
 //   - minLength, maxLength and pattern (a Go regular expression, which
 //     matches anywhere unless anchored with ^ and $) for strings;
-//   - minimum and maximum for integers;
+//   - minimum and maximum (rounded inwards to whole numbers) for integers
+//     and numbers; a bounded number has no exponent;
 //   - enum, const, anyOf;
 //   - $ref to "#", "#/$defs/…" or "#/definitions/…", recursion included;
 //   - the annotations ($schema, $id, $comment, title, description,

@@ -257,7 +257,7 @@ func TestConstraintEmptyPrompt(t *testing.T) {
 // TestConstraintUnsatisfiable: a vocabulary that cannot write the
 // language ends at once, never outside it.
 func TestConstraintUnsatisfiable(t *testing.T) {
-	m, tok, err := Default()
+	_, tok, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,6 @@ func TestConstraintUnsatisfiable(t *testing.T) {
 	if z, ok := guide.Mask(logits, 5, 0); ok {
 		t.Fatalf("after a, no token can write b, but Mask allows %v", z)
 	}
-	_ = m
 }
 
 // TestConstrainedDistribution: with a constraint, the distribution drawn
@@ -392,7 +391,6 @@ func TestConstrainedSmolLM2(t *testing.T) {
 		t.Logf("seed %d (%s, %d tokens): %s", seed, run.finish, len(run.ids), run.text)
 	}
 }
-
 
 // BenchmarkConstrainedSmolLM2 measures, in the same run, what a
 // constrained generation on SmolLM2 spends masking the logits and what it

@@ -6,6 +6,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.7.2
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/sys v0.29.0
 	gonum.org/v1/gonum v0.17.0
 )

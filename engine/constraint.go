@@ -1,0 +1,167 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/tokenbytoken/course/engine/constrain"
+)
+
+// Structured output: a constraint is one more stage of the sampler. Before
+// a token is drawn, every token whose text would lead the output out of
+// the constraint's language (a JSON Schema, a regular expression, a
+// grammar; see package constrain) gets the logit -Inf.
+//
+// Its place in the chain is with the stages that edit the scores (logit
+// bias, penalties, no-repeat n-grams), before temperature, top-k, top-p
+// and min-p. Those stages never lift a -Inf: a bias adds a finite number,
+// a penalty scales or subtracts, an n-gram ban only adds -Inf. So masking
+// before them or after them gives the same logits, and the mask may simply
+// be applied to the model's logits before they reach the sampler. It must
+// come before the sampling stages so that they judge the distribution that
+// will really be drawn from: top-k and top-p of the unconstrained
+// distribution could keep only forbidden tokens and leave nothing, and
+// temperature and min-p would measure the forbidden tokens' mass. It must
+// also come before the sampler's fallback (when the bans leave no token,
+// it goes back to the logits it was given), so that the fallback, too,
+// stays in the language. With temperature 0 the result is the most likely
+// allowed token; otherwise the distribution drawn from is the model's,
+// renormalised over the allowed tokens.
+
+// Finish reasons of a constrained generation.
+const (
+	// FinishConstraint: the text is a complete sentence of the
+	// constraint's language and nothing more may follow it.
+	FinishConstraint FinishReason = "constraint"
+	// FinishUnsatisfiable: no token of the vocabulary can continue the
+	// text within the constraint; the text so far is a prefix of the
+	// language.
+	FinishUnsatisfiable FinishReason = "unsatisfiable"
+)
+
+// Constraint is a compiled language bound to a tokenizer's vocabulary. It
+// remembers the states and masks it has computed, so one Constraint
+// should serve every generation with the same language and tokenizer; it
+// is safe for concurrent use.
+type Constraint struct {
+	c   *constrain.Constraint
+	tok *Tokenizer
+}
+
+// NewConstraint binds a compiled language (constrain.JSONSchema,
+// constrain.Regexp, constrain.ParseGrammar) to the tokenizer's
+// vocabulary.
+func NewConstraint(tok *Tokenizer, g *constrain.Grammar) (*Constraint, error) {
+	if tok == nil {
+		return nil, fmt.Errorf("no tokenizer (nil *Tokenizer)")
+	}
+	if g == nil {
+		return nil, fmt.Errorf("no language (nil *constrain.Grammar)")
+	}
+	v, err := tok.ConstraintVocabulary()
+	if err != nil {
+		return nil, err
+	}
+	return &Constraint{c: constrain.New(g, v), tok: tok}, nil
+}
+
+// ConstraintVocabulary returns the tokenizer's vocabulary as a constraint
+// sees it: each token's bytes (TokenBytes), and its end tokens (IsEnd).
+func (t *Tokenizer) ConstraintVocabulary() (*constrain.Vocabulary, error) {
+	n := t.VocabSize()
+	texts := make([][]byte, n)
+	var ends []int
+	for id := range n {
+		if t.IsEnd(id) {
+			ends = append(ends, id)
+			continue
+		}
+		texts[id] = t.TokenBytes(id)
+	}
+	return constrain.NewVocabulary(texts, ends)
+}
+
+// Constrain is the underlying constraint over bytes and token ids.
+func (c *Constraint) Constrain() *constrain.Constraint { return c.c }
+
+// Guide follows one generation through a Constraint. It is not safe for
+// concurrent use; each generation has its own.
+type Guide struct {
+	c     *Constraint
+	state constrain.State
+	z     []float32
+}
+
+// NewGuide starts a generation at the beginning of the language.
+func (c *Constraint) NewGuide() *Guide {
+	return &Guide{c: c, state: c.c.Start()}
+}
+
+// State is where the generation stands in the language.
+func (g *Guide) State() constrain.State { return g.state }
+
+// Done reports whether the text is complete and nothing may follow: the
+// generation ends with FinishConstraint.
+func (g *Guide) Done() bool { return g.state.Done() }
+
+// Complete reports whether the text so far is a whole sentence.
+func (g *Guide) Complete() bool { return g.state.Complete() }
+
+// Allowed returns the tokens allowed after token prev (the last token of
+// the sequence so far) with budget tokens left to generate, this one
+// included (0: no limit; see constrain.Constraint.Allowed). The mask must
+// not be modified.
+func (g *Guide) Allowed(prev, budget int) *constrain.Mask {
+	if g.afterBOS(prev) {
+		return g.c.c.AllowedBy(g.state, budget, func(id int) []byte { return g.text(prev, id) })
+	}
+	return g.c.c.Allowed(g.state, budget)
+}
+
+// Mask returns a copy of the logits with every token the constraint does
+// not allow set to -Inf (see Allowed), for the sampler to draw from. ok is
+// false when no token is allowed: the generation must end with
+// FinishUnsatisfiable. The copy is the Guide's and is overwritten by the
+// next call.
+func (g *Guide) Mask(logits []float32, prev, budget int) (masked []float32, ok bool) {
+	m := g.Allowed(prev, budget)
+	if cap(g.z) < len(logits) {
+		g.z = make([]float32, len(logits))
+	}
+	z := g.z[:len(logits)]
+	copy(z, logits)
+	m.Apply(z)
+	return z, !allBanned(z)
+}
+
+// Accept moves the guide past token id, which followed token prev. It
+// refuses a token the constraint does not allow.
+func (g *Guide) Accept(prev, id int) error {
+	if g.afterBOS(prev) && !g.c.c.Vocabulary().IsEnd(id) {
+		next, ok := g.c.c.AdvanceBytes(g.state, g.text(prev, id))
+		if !ok || len(g.text(prev, id)) == 0 {
+			return fmt.Errorf("token %d (%q) leads out of the constraint's language", id, g.text(prev, id))
+		}
+		g.state = next
+		return nil
+	}
+	next, err := g.c.c.Advance(g.state, id)
+	if err != nil {
+		return fmt.Errorf("constraint: %w", err)
+	}
+	g.state = next
+	return nil
+}
+
+// afterBOS reports whether the next token's text is not its usual one: a
+// llama2.c tokenizer drops the leading space of the token after BOS.
+func (g *Guide) afterBOS(prev int) bool {
+	return g.c.tok.gguf == nil && prev == g.c.tok.bos
+}
+
+// text is the bytes token id adds after prev, nil for a token with none.
+func (g *Guide) text(prev, id int) []byte {
+	if g.c.tok.TokenBytes(id) == nil {
+		return nil
+	}
+	return []byte(g.c.tok.Decode(prev, id))
+}

@@ -111,3 +111,52 @@ func StraddlingStop(pieces []string) (stop string, ok bool) {
 	}
 	return "", false
 }
+
+// EndChancesAfter runs prompt through m, then the tokens ids one at a time,
+// and returns the probability the model gives to ending the text at each
+// point: pEnd[0] right after the prompt, pEnd[i] right after ids[:i], up to
+// pEnd[len(ids)]. Ending is any token for which tok.IsEnd is true: the
+// end-of-text token, and a chat model's end of turn (<|im_end|>). The
+// prompt is encoded as Generate encodes it, special tokens included.
+func EndChancesAfter(m *engine.Model, tok *engine.Tokenizer, prompt string, ids []int) ([]float64, error) {
+	if m == nil || tok == nil {
+		return nil, fmt.Errorf("EndChancesAfter needs a model and a tokenizer (got model %v, tokenizer %v)", m != nil, tok != nil)
+	}
+	start, err := tok.Encode(prompt, true, false)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(start) + len(ids); n > m.Config.SeqLen {
+		return nil, fmt.Errorf("the prompt (%d tokens) and %d more make %d, more than the model's context of %d", len(start), len(ids), n, m.Config.SeqLen)
+	}
+	var ends []int
+	for id := range m.Config.VocabSize {
+		if tok.IsEnd(id) {
+			ends = append(ends, id)
+		}
+	}
+	chance := func(logits []float32) float64 {
+		p := engine.Softmax(logits)
+		sum := 0.0
+		for _, id := range ends {
+			sum += p[id]
+		}
+		return sum
+	}
+	st := m.NewState()
+	logits, err := st.Prefill(start, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := []float64{chance(logits)}
+	for i, id := range ids {
+		if id < 0 || id >= m.Config.VocabSize {
+			return nil, fmt.Errorf("token %d (ids[%d]) is outside the vocabulary of %d", id, i, m.Config.VocabSize)
+		}
+		if logits, err = st.Forward(id, len(start)+i); err != nil {
+			return nil, err
+		}
+		out = append(out, chance(logits))
+	}
+	return out, nil
+}

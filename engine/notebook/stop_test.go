@@ -2,12 +2,17 @@ package notebook
 
 import (
 	"context"
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 func TestMaxIndexAndNumberedLabels(t *testing.T) {
@@ -79,4 +84,109 @@ func TestEndChances(t *testing.T) {
 	if got := pEnd[len(pEnd)-1]; math.Abs(got-want) > 1e-5 {
 		t.Errorf("p(end) after the text = %v, want %v", got, want)
 	}
+}
+
+func TestEndChancesAfterIsEndChances(t *testing.T) {
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// For the course's model the end is <s> or </s>, as EndChances counts it:
+	// after the empty prompt (<s> alone), the same text read token by token
+	// must get the same chances, up to the rounding of a batched prefill.
+	const text = "func f() {\n}\n"
+	_, want := EndChances(m, tok, text)
+	ids, _ := tok.Encode(text, true, false)
+	got, err := EndChancesAfter(m, tok, "", ids[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(ids) {
+		t.Fatalf("%d chances for %d tokens after the prompt, want %d", len(got), len(ids)-1, len(ids))
+	}
+	for i, w := range want {
+		if math.Abs(got[i+1]-w) > 1e-5 {
+			t.Errorf("after token %d: p(end) %v, EndChances %v", i+1, got[i+1], w)
+		}
+	}
+	if _, err := EndChancesAfter(m, tok, "", []int{m.Config.VocabSize}); err == nil || !strings.Contains(err.Error(), strconv.Itoa(m.Config.VocabSize)) {
+		t.Errorf("a token outside the vocabulary: error %v, want one naming it", err)
+	}
+	if _, err := EndChancesAfter(m, tok, "", make([]int, m.Config.SeqLen)); err == nil {
+		t.Error("more tokens than the context: no error")
+	}
+	if _, err := EndChancesAfter(nil, tok, "", nil); err == nil {
+		t.Error("no model: no error")
+	}
+}
+
+// TestEndChancesAfterOnSmolLM2 reads llama.cpp's recorded chat answers that
+// end the turn: where llama.cpp's next token was <|im_end|>, the chance of
+// ending must be at least the probability llama.cpp gave <|im_end|> (up to
+// the quantized products' difference the engine's own test bounds), and
+// the chance of ending after the prompt (the answer not begun) small.
+func TestEndChancesAfterOnSmolLM2(t *testing.T) {
+	testmodel.Path(t, testmodel.SmolLM2)
+	m, tok, err := engine.SmolLM2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, r := range llamaCppChats(t) {
+		steps := r.Steps
+		if len(steps) == 0 || steps[len(steps)-1].ID != 2 {
+			continue
+		}
+		var ids []int
+		for _, s := range steps[:len(steps)-1] {
+			ids = append(ids, s.ID)
+		}
+		got, err := EndChancesAfter(m, tok, r.Prompt, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := steps[len(steps)-1]
+		want := math.Exp(last.Top[0][1] - last.LSE)
+		if end := got[len(got)-1]; end < want*math.Exp(-0.6) {
+			t.Errorf("%q: p(end) before <|im_end|> is %.3f; llama.cpp gave <|im_end|> %.3f", r.Prompt, end, want)
+		}
+		if got[0] > 0.01 {
+			t.Errorf("%q: p(end) before the answer begins is %.3f", r.Prompt, got[0])
+		}
+		runs++
+	}
+	if runs == 0 {
+		t.Error("no recorded chat answer ends with <|im_end|>")
+	}
+}
+
+// llamaCppRun is one of llama.cpp's recorded greedy runs (the engine's
+// testdata/llamacpp/README.md describes them).
+type llamaCppRun struct {
+	Prompt string `json:"prompt"`
+	Steps  []struct {
+		ID  int          `json:"id"`
+		LSE float64      `json:"lse"`
+		Top [][2]float64 `json:"top"`
+	} `json:"steps"`
+}
+
+// llamaCppChats returns the recorded runs whose prompt is a chat.
+func llamaCppChats(t *testing.T) []llamaCppRun {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "llamacpp", "smollm2-greedy.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []llamaCppRun
+	for line := range strings.Lines(string(data)) {
+		var r llamaCppRun
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(r.Prompt, "<|im_start|>") {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -201,3 +201,57 @@ func CopyCost(m *engine.Model, tok *engine.Tokenizer, piece string) (first, seco
 	}
 	return once.BitsPerByte(), (twice.Nats - once.Nats) / math.Ln2 / float64(len(piece)), nil
 }
+
+// forwardChunk is how many positions EvaluateForward runs through the
+// model in one batched pass: the rows of logits it keeps at once are
+// forwardChunk × the vocabulary.
+const forwardChunk = 128
+
+// EvaluateForward scores text as train.Evaluate does — −ln p of every
+// token given all the text before it, in total, with the text's tokens and
+// bytes — but with the engine's forward pass (State.PrefillAll, a chunk of
+// positions at a time), so it runs any model the engine loads, quantized
+// GGUF models included, which the trainer cannot. The whole text must fit
+// the model's context: every token is scored with all the text before it
+// in view.
+//
+// When the tokenizer adds a BOS token, every token of the text is scored
+// after it, as train.Evaluate does. A model whose tokenizer adds none
+// (SmolLM2) has nothing to predict its first token from: that token is
+// given, and neither its loss nor its bytes are counted.
+func EvaluateForward(m *engine.Model, tok *engine.Tokenizer, text string) (train.EvalResult, error) {
+	if m == nil || tok == nil {
+		return train.EvalResult{}, fmt.Errorf("EvaluateForward needs a model and a tokenizer (got model %v, tokenizer %v)", m != nil, tok != nil)
+	}
+	if text == "" {
+		return train.EvalResult{}, fmt.Errorf("the text is empty: nothing to evaluate")
+	}
+	ids, err := tok.Encode(text, true, false)
+	if err != nil {
+		return train.EvalResult{}, err
+	}
+	if len(ids) > m.Config.SeqLen {
+		return train.EvalResult{}, fmt.Errorf("the text is %d tokens, more than the model's context of %d: score a shorter piece", len(ids), m.Config.SeqLen)
+	}
+	if len(ids) < 2 {
+		return train.EvalResult{}, fmt.Errorf("the text %q is a single token: nothing to predict", text)
+	}
+	res := train.EvalResult{Bytes: len(text)}
+	if ids[0] != tok.BOS() {
+		res.Bytes -= len(tok.Decode(-1, ids[0])) // given, not predicted
+	}
+	st := m.NewState()
+	for from := 0; from+1 < len(ids); from += forwardChunk {
+		to := min(from+forwardChunk, len(ids)-1) // the last token predicts nothing
+		rows, err := st.PrefillAll(ids[from:to], from)
+		if err != nil {
+			return train.EvalResult{}, err
+		}
+		for i, logits := range rows {
+			p := engine.Softmax(logits)[ids[from+i+1]]
+			res.Nats -= math.Log(p)
+			res.Tokens++
+		}
+	}
+	return res, nil
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -180,5 +181,61 @@ func TestLossChartLeavesGaps(t *testing.T) {
 	}
 	if !math.IsNaN(chart.values[1][0]) || chart.values[1][1] != 2.7 || chart.values[0][0] != 3 {
 		t.Errorf("values %v: want the validation loss only where it was measured", chart.values)
+	}
+}
+
+func TestEvaluateForwardIsTheTrainersScore(t *testing.T) {
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Longer than one chunk of positions, shorter than the context.
+	text := strings.Repeat("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n", 6)
+	got, err := EvaluateForward(m, tok, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := train.Evaluate(m, tok, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Tokens <= forwardChunk || got.Tokens != want.Tokens || got.Bytes != want.Bytes || math.Abs(got.Nats-want.Nats) > 1e-3*want.Nats {
+		t.Errorf("EvaluateForward: %d tokens, %d bytes, %.4f nats; train.Evaluate: %d, %d, %.4f",
+			got.Tokens, got.Bytes, got.Nats, want.Tokens, want.Bytes, want.Nats)
+	}
+	for _, bad := range []string{"", strings.Repeat("x := 1\n", m.Config.SeqLen)} {
+		if _, err := EvaluateForward(m, tok, bad); err == nil {
+			t.Errorf("EvaluateForward(%d bytes): no error", len(bad))
+		}
+	}
+}
+
+// TestEvaluateForwardOnSmolLM2: SmolLM2's tokenizer adds no BOS, so the
+// first token is given; the rest is scored as Forward scores it, one token
+// at a time.
+func TestEvaluateForwardOnSmolLM2(t *testing.T) {
+	testmodel.Path(t, testmodel.SmolLM2)
+	m, tok, err := engine.SmolLM2()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "The river was high that spring, and the old bridge creaked."
+	got, err := EvaluateForward(m, tok, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := tok.Encode(text, true, false)
+	st, nats := m.NewState(), 0.0
+	for pos := 0; pos+1 < len(ids); pos++ {
+		logits, err := st.Forward(ids[pos], pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nats -= math.Log(engine.Softmax(logits)[ids[pos+1]])
+	}
+	first := tok.Decode(-1, ids[0])
+	if first != "The" || got.Tokens != len(ids)-1 || got.Bytes != len(text)-len(first) || math.Abs(got.Nats-nats) > 1e-3*nats {
+		t.Errorf("EvaluateForward: %d tokens, %d bytes, %.4f nats; want %d tokens, %d bytes (the first token %q given), %.4f nats",
+			got.Tokens, got.Bytes, got.Nats, len(ids)-1, len(text)-len(first), first, nats)
 	}
 }

@@ -3,6 +3,7 @@ package notebook
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -288,4 +289,69 @@ func Cost(steps []GuidedStep) StepCost {
 	c.Mask /= n
 	c.Sample /= n
 	return c
+}
+
+// Invalid returns the indices of the texts that fail Check, in order.
+func (v *Validator) Invalid(texts []string) []int {
+	var out []int
+	for i, t := range texts {
+		if v.Check(t) != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Share returns the share of texts for which ok is true (0 for no texts).
+func Share(texts []string, ok func(text string) bool) float64 {
+	if len(texts) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range texts {
+		if ok(t) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(texts))
+}
+
+// JSONString returns the string that the JSON object text holds under
+// key, and false when text is not a JSON object or has no string there.
+func JSONString(text, key string) (string, bool) {
+	var obj map[string]any
+	if json.Unmarshal([]byte(text), &obj) != nil {
+		return "", false
+	}
+	s, ok := obj[key].(string)
+	return s, ok
+}
+
+// Larger returns, element by element, the larger of a and b, which must
+// have the same length: a ranking of tokens by either of two
+// distributions (for TopTokenBars).
+func Larger(a, b []float64) []float64 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("notebook.Larger: %d values and %d", len(a), len(b)))
+	}
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = max(a[i], b[i])
+	}
+	return out
+}
+
+// ClosesString reads text as it would continue the inside of a JSON
+// string (escapes included) and reports whether it writes the closing
+// quote; rest is what the text writes after that quote.
+func ClosesString(text string) (closes bool, rest string) {
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			i++ // the escaped byte is part of the string
+		case '"':
+			return true, text[i+1:]
+		}
+	}
+	return false, ""
 }

@@ -320,3 +320,64 @@ func TestValidatorSaysWhy(t *testing.T) {
 		t.Errorf("Check with a string age = %v, want the path /age and the type wanted", err)
 	}
 }
+
+func TestInvalidAndShare(t *testing.T) {
+	v, err := NewValidator(personSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{`{"name":"A","age":1}`, `{}`, `nope`, `{"name":"B","age":2}`}
+	if got := v.Invalid(texts); !reflect.DeepEqual(got, []int{1, 2}) {
+		t.Errorf("Invalid = %v, want [1 2]", got)
+	}
+	if got := Share(texts, func(s string) bool { return strings.HasPrefix(s, "{") }); got != 0.75 {
+		t.Errorf("Share of texts starting with { = %v, want 0.75", got)
+	}
+	if got := Share(nil, func(string) bool { return true }); got != 0 {
+		t.Errorf("Share(nil) = %v, want 0", got)
+	}
+}
+
+func TestJSONString(t *testing.T) {
+	for _, c := range []struct {
+		text, key, want string
+		ok              bool
+	}{
+		{`{"capital": "Paris", "n": 3}`, "capital", "Paris", true},
+		{`{"capital": "Paris", "n": 3}`, "n", "", false},
+		{`{"capital": "Paris"}`, "country", "", false},
+		{`["Paris"]`, "capital", "", false},
+		{`{"capital": "Par`, "capital", "", false},
+	} {
+		if got, ok := JSONString(c.text, c.key); got != c.want || ok != c.ok {
+			t.Errorf("JSONString(%q, %q) = %q, %v; want %q, %v", c.text, c.key, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestLarger(t *testing.T) {
+	if got := Larger([]float64{1, 0, 0.5}, []float64{0, 2, 0.5}); !reflect.DeepEqual(got, []float64{1, 2, 0.5}) {
+		t.Errorf("Larger = %v, want [1 2 0.5]", got)
+	}
+}
+
+func TestClosesString(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		closes bool
+		rest   string
+	}{
+		{`"`, true, ""},
+		{`",`, true, ","},
+		{`", "`, true, `, "`},
+		{`a"}`, true, "}"},
+		{`abc`, false, ""},
+		{`\"`, false, ""},
+		{`\\"x`, true, "x"},
+		{`\`, false, ""},
+	} {
+		if closes, rest := ClosesString(c.text); closes != c.closes || rest != c.rest {
+			t.Errorf("ClosesString(%q) = %v, %q; want %v, %q", c.text, closes, rest, c.closes, c.rest)
+		}
+	}
+}

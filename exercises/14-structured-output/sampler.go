@@ -1,9 +1,10 @@
 package structured
 
 // Constrain returns a copy of logits in which every token that is not
-// allowed has the logit -Inf (math.Inf(-1), exactly: a large negative
-// number can come back to life, multiplied by a penalty or divided by a
-// small temperature) and every allowed token keeps its logit unchanged.
+// allowed has the logit -Inf (math.Inf(-1), exactly: -Inf stays -Inf
+// through every later stage of the sampler, where a large negative
+// stand-in can be moved, or overflow when a penalty multiplies it) and
+// every allowed token keeps its logit unchanged.
 // A token past the end of allowed is not allowed. logits is not modified.
 // Softmax over the result is the model's distribution restricted to the
 // allowed tokens and renormalised. Task 4.

@@ -17,43 +17,71 @@ package structured
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 )
 
-// Dead is the state after a byte the automaton has no edge for: once there,
-// the text can never be in the language.
-const Dead = -1
+const (
+	// Dead is the state after a byte the automaton has no edge for: once
+	// there, the text can never be in the language.
+	Dead = -1
 
-// NoToken is what Sampler.Sample returns when it cannot give a token. It is
-// the engine's engine.NoToken, on which engine.SampleLoop stops with an
-// error instead of appending a token that does not exist.
-const NoToken = -1
+	// NoToken is what Sampler.Sample returns when it cannot give a token.
+	// It is the engine's engine.NoToken, on which engine.SampleLoop stops
+	// with an error instead of appending a token that does not exist.
+	NoToken = -1
 
-// maxStates bounds an automaton's size; the tasks' automata have a few
-// dozen states.
-const maxStates = 1 << 16
+	// maxStates bounds an automaton's size; the tasks' automata have a few
+	// dozen states.
+	maxStates = 1 << 16
+)
 
-// Edge is a group of transitions: from state From, each byte of Bytes leads
-// to state To. Bytes is a set of bytes, not a text: Edge{1, "0123456789", 2}
-// reads any one digit.
-type Edge struct {
-	From  int
-	Bytes string
-	To    int
-}
+type (
+	// Edge is a group of transitions: from state From, each byte of Bytes
+	// leads to state To. Bytes is a set of bytes, not a text:
+	// Edge{1, "0123456789", 2} reads any one digit.
+	Edge struct {
+		From  int
+		Bytes string
+		To    int
+	}
 
-// Automaton is a deterministic finite automaton over bytes: from each
-// state, each byte leads to at most one state. A text is in its language
-// when reading the text's bytes one by one, from the start state, never
-// meets a byte without an edge and ends in an accepting state.
-//
-// States are numbered from 0 to States()-1. Build one with NewAutomaton.
-type Automaton struct {
-	start  int
-	accept []bool
-	next   [][256]int32 // next[s][b]: the state after byte b in state s, or Dead
-}
+	// Automaton is a deterministic finite automaton over bytes: from each
+	// state, each byte leads to at most one state. A text is in its
+	// language when reading the text's bytes one by one, from the start
+	// state, never meets a byte without an edge and ends in an accepting
+	// state.
+	//
+	// States are numbered from 0 to States()-1. Build one with
+	// NewAutomaton.
+	Automaton struct {
+		start  int
+		accept []bool
+		next   [][256]int32 // next[s][b]: the state after byte b in state s, or Dead
+	}
+
+	// Vocab is a model's vocabulary as a constraint sees it: what each
+	// token adds to the output.
+	Vocab struct {
+		// Texts[id] is the bytes token id adds to the output. A text can
+		// hold part of a multi-byte UTF-8 character (a byte-fallback token,
+		// or a byte-level BPE token cut inside a character): the automaton
+		// reads bytes, so that is no problem. Tokens that add nothing, such
+		// as control tokens, have an empty text.
+		Texts [][]byte
+		// End lists the end-of-text tokens. Their texts are not read: an
+		// end token adds nothing and ends the output.
+		End []int
+	}
+
+	// LanguageError says why a text is not in an automaton's language: its
+	// first Offset bytes can still be completed into a text of the
+	// language, and its first Offset+1 bytes cannot. When Offset is
+	// len(Text), the text is incomplete: it is the beginning of a text of
+	// the language, and more bytes are needed.
+	LanguageError struct {
+		Text   []byte
+		Offset int
+	}
+)
 
 // NewAutomaton builds an automaton from its start state, its accepting
 // states and its edges. The states are the numbers from 0 to the largest
@@ -64,41 +92,24 @@ type Automaton struct {
 // the same state on the same byte for different states (the automaton
 // would not be deterministic).
 func NewAutomaton(start int, accept []int, edges []Edge) (*Automaton, error) {
-	largest := start
-	seen := map[int]bool{start: true}
-	mention := func(s int, what string) error {
+	mentioned := append([]int{start}, accept...)
+	for _, e := range edges {
+		mentioned = append(mentioned, e.From, e.To)
+	}
+	seen := map[int]bool{}
+	for _, s := range mentioned {
 		if s < 0 || s >= maxStates {
-			return fmt.Errorf("%s is state %d; states are numbered from 0 to %d", what, s, maxStates-1)
+			return nil, fmt.Errorf("state %d: states are numbered from 0 to %d", s, maxStates-1)
 		}
 		seen[s] = true
-		largest = max(largest, s)
-		return nil
 	}
-	if err := mention(start, "the start"); err != nil {
-		return nil, err
-	}
-	for _, s := range accept {
-		if err := mention(s, "an accepting state"); err != nil {
-			return nil, err
-		}
-	}
-	for i, e := range edges {
-		if err := mention(e.From, fmt.Sprintf("edge %d's From", i)); err != nil {
-			return nil, err
-		}
-		if err := mention(e.To, fmt.Sprintf("edge %d's To", i)); err != nil {
-			return nil, err
-		}
-		if e.Bytes == "" {
-			return nil, fmt.Errorf("edge %d, from %d to %d, has no bytes", i, e.From, e.To)
-		}
-	}
-	for s := 0; s <= largest; s++ {
+	n := slices.Max(mentioned) + 1
+	for s := range n {
 		if !seen[s] {
-			return nil, fmt.Errorf("state %d is never mentioned, but state %d is: number the states from 0 without gaps", s, largest)
+			return nil, fmt.Errorf("state %d is never mentioned, but state %d is: number the states from 0 without gaps", s, n-1)
 		}
 	}
-	a := &Automaton{start: start, accept: make([]bool, largest+1), next: make([][256]int32, largest+1)}
+	a := &Automaton{start: start, accept: make([]bool, n), next: make([][256]int32, n)}
 	for _, s := range accept {
 		a.accept[s] = true
 	}
@@ -108,8 +119,10 @@ func NewAutomaton(start int, accept []int, edges []Edge) (*Automaton, error) {
 		}
 	}
 	for i, e := range edges {
-		for j := 0; j < len(e.Bytes); j++ {
-			b := e.Bytes[j]
+		if e.Bytes == "" {
+			return nil, fmt.Errorf("edge %d, from %d to %d, has no bytes", i, e.From, e.To)
+		}
+		for _, b := range []byte(e.Bytes) {
 			if to := a.next[e.From][b]; to != Dead && int(to) != e.To {
 				return nil, fmt.Errorf("edge %d leaves state %d on byte %q for state %d, but another edge already leads to state %d on that byte", i, e.From, b, e.To, to)
 			}
@@ -142,108 +155,8 @@ func (a *Automaton) Step(state int, b byte) int {
 	return int(a.next[state][b])
 }
 
-// String describes the automaton on one line, its edges grouped by the
-// pair of states they join:
-//
-//	start 0, accept [2]: 0 -[0-9]-> 1, 1 -[0-9]-> 1, 1 -"}"-> 2
-func (a *Automaton) String() string {
-	var b strings.Builder
-	var accept []int
-	for s, ok := range a.accept {
-		if ok {
-			accept = append(accept, s)
-		}
-	}
-	fmt.Fprintf(&b, "start %d, accept %v:", a.start, accept)
-	first := true
-	for from := range a.next {
-		var targets []int
-		byTarget := map[int][]byte{}
-		for c, to := range a.next[from] {
-			if to == Dead {
-				continue
-			}
-			if byTarget[int(to)] == nil {
-				targets = append(targets, int(to))
-			}
-			byTarget[int(to)] = append(byTarget[int(to)], byte(c))
-		}
-		slices.Sort(targets)
-		for _, to := range targets {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			fmt.Fprintf(&b, " %d -%s-> %d", from, byteSet(byTarget[to]), to)
-		}
-	}
-	if first {
-		b.WriteString(" no edges")
-	}
-	return b.String()
-}
-
-// byteSet writes a sorted set of bytes: one byte quoted, "}", several as a
-// class with runs of three or more as ranges, [0-9a-f], and bytes that are
-// not printable ASCII as \xNN.
-func byteSet(set []byte) string {
-	if len(set) == 1 {
-		return strconv.QuoteToASCII(string(set))
-	}
-	one := func(c byte) string {
-		if c < 0x20 || c >= 0x7f || c == '[' || c == ']' || c == '-' || c == '\\' {
-			return fmt.Sprintf(`\x%02x`, c)
-		}
-		return string(c)
-	}
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < len(set); {
-		j := i
-		for j+1 < len(set) && set[j+1] == set[j]+1 {
-			j++
-		}
-		if j-i >= 2 {
-			b.WriteString(one(set[i]) + "-" + one(set[j]))
-		} else {
-			for k := i; k <= j; k++ {
-				b.WriteString(one(set[k]))
-			}
-		}
-		i = j + 1
-	}
-	b.WriteByte(']')
-	return b.String()
-}
-
-// Vocab is a model's vocabulary as a constraint sees it: what each token
-// adds to the output.
-type Vocab struct {
-	// Texts[id] is the bytes token id adds to the output. A text can hold
-	// part of a multi-byte UTF-8 character (a byte-fallback token, or a
-	// byte-level BPE token cut inside a character): the automaton reads
-	// bytes, so that is no problem. Tokens that add nothing, such as
-	// control tokens, have an empty text.
-	Texts [][]byte
-	// End lists the end-of-text tokens. Their texts are not read: an end
-	// token adds nothing and ends the output.
-	End []int
-}
-
 // IsEnd reports whether id is one of v's end-of-text tokens.
-func (v Vocab) IsEnd(id int) bool {
-	return slices.Contains(v.End, id)
-}
-
-// LanguageError says why a text is not in an automaton's language: its
-// first Offset bytes can still be completed into a text of the language,
-// and its first Offset+1 bytes cannot. When Offset is len(Text), the text
-// is incomplete: it is the beginning of a text of the language, and more
-// bytes are needed.
-type LanguageError struct {
-	Text   []byte
-	Offset int
-}
+func (v Vocab) IsEnd(id int) bool { return slices.Contains(v.End, id) }
 
 func (e *LanguageError) Error() string {
 	if e.Offset >= len(e.Text) {

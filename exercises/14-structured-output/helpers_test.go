@@ -3,6 +3,7 @@ package structured
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -333,4 +334,80 @@ func sameBools(a, b []bool) bool {
 		}
 	}
 	return true
+}
+
+// describe writes an automaton on one line, its edges grouped by the pair
+// of states they join, reading it only through States, Start, Accepting
+// and Step:
+//
+//	start 0, accept [2]: 0 -[0-9]-> 1, 1 -[0-9]-> 1, 1 -"}"-> 2
+func describe(a *Automaton) string {
+	var b strings.Builder
+	var accept []int
+	for s := range a.States() {
+		if a.Accepting(s) {
+			accept = append(accept, s)
+		}
+	}
+	fmt.Fprintf(&b, "start %d, accept %v:", a.Start(), accept)
+	first := true
+	for from := range a.States() {
+		var targets []int
+		byTarget := map[int][]byte{}
+		for c := range 256 {
+			to := a.Step(from, byte(c))
+			if to == Dead {
+				continue
+			}
+			if byTarget[to] == nil {
+				targets = append(targets, to)
+			}
+			byTarget[to] = append(byTarget[to], byte(c))
+		}
+		slices.Sort(targets)
+		for _, to := range targets {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			fmt.Fprintf(&b, " %d -%s-> %d", from, byteSet(byTarget[to]), to)
+		}
+	}
+	if first {
+		b.WriteString(" no edges")
+	}
+	return b.String()
+}
+
+// byteSet writes a sorted set of bytes: one byte quoted, "}", several as a
+// class with runs of three or more as ranges, [0-9a-f], and bytes that are
+// not printable ASCII as \xNN.
+func byteSet(set []byte) string {
+	if len(set) == 1 {
+		return strconv.QuoteToASCII(string(set))
+	}
+	one := func(c byte) string {
+		if c < 0x20 || c >= 0x7f || c == '[' || c == ']' || c == '-' || c == '\\' {
+			return fmt.Sprintf(`\x%02x`, c)
+		}
+		return string(c)
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < len(set); {
+		j := i
+		for j+1 < len(set) && set[j+1] == set[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			b.WriteString(one(set[i]) + "-" + one(set[j]))
+		} else {
+			for k := i; k <= j; k++ {
+				b.WriteString(one(set[k]))
+			}
+		}
+		i = j + 1
+	}
+	b.WriteByte(']')
+	return b.String()
 }

@@ -68,12 +68,12 @@ func TestTask5_Check(t *testing.T) {
 		{"accents", accents(t), "e", 0, "e is not é"},
 	} {
 		if msg := checkOffset(c.a, []byte(c.text), c.want); msg != "" {
-			fails.Errorf("Check(%s, %s) %s (%s)\n  %s: %v", c.name, q(c.text), msg, c.why, c.name, c.a)
+			fails.Errorf("Check(%s, %s) %s (%s)\n  %s: %s", c.name, q(c.text), msg, c.why, c.name, describe(c.a))
 		}
 	}
 	empty := build(t, 0, nil, Edge{0, "a", 1})
 	if err := Check(empty, []byte("a")); err == nil {
-		fails.Errorf("Check(%v, \"a\") = nil; want an error: the language has no text at all", empty)
+		fails.Errorf("Check(%s, \"a\") = nil; want an error: the language has no text at all", describe(empty))
 	}
 }
 
@@ -93,7 +93,7 @@ func TestTask5_CheckBruteForce(t *testing.T) {
 			want := offsetRef(a, alphabet, text)
 			if want < 0 {
 				if err := Check(a, text); err == nil {
-					fails.Errorf("Check(a, %s) = nil; want an error: the language has no text at all\n  a: %v", q(string(text)), a)
+					fails.Errorf("Check(a, %s) = nil; want an error: the language has no text at all\n  a: %s", q(string(text)), describe(a))
 				}
 				break
 			}
@@ -101,7 +101,7 @@ func TestTask5_CheckBruteForce(t *testing.T) {
 				want = -1
 			}
 			if msg := checkOffset(a, text, want); msg != "" {
-				fails.Errorf("Check(a, %s) %s\n  a: %v", q(string(text)), msg, a)
+				fails.Errorf("Check(a, %s) %s\n  a: %s", q(string(text)), msg, describe(a))
 			}
 		}
 	}

@@ -51,7 +51,7 @@ func TestTask1_Walk(t *testing.T) {
 		{"accents", accents(t), 2, "\xa9", Dead, "a second half without its first"},
 	} {
 		if got := c.a.Walk(c.state, []byte(c.text)); got != c.want {
-			fails.Errorf("%s.Walk(%s, %s) = %s; want %s (%s)\n  %s: %v", c.name, stateName(c.state), q(c.text), stateName(got), stateName(c.want), c.why, c.name, c.a)
+			fails.Errorf("%s.Walk(%s, %s) = %s; want %s (%s)\n  %s: %s", c.name, stateName(c.state), q(c.text), stateName(got), stateName(c.want), c.why, c.name, describe(c.a))
 		}
 	}
 }
@@ -70,20 +70,20 @@ func TestTask1_WalkIdentities(t *testing.T) {
 		a := randomAutomaton(t, r)
 		s := r.IntN(a.States())
 		if got := a.Walk(s, nil); got != s {
-			fails.Errorf("Walk(%d, \"\") = %s; want %d (an empty text stays where it is)\n  automaton: %v", s, stateName(got), s, a)
+			fails.Errorf("Walk(%d, \"\") = %s; want %d (an empty text stays where it is)\n  automaton: %s", s, stateName(got), s, describe(a))
 		}
 		b := alphabet[r.IntN(len(alphabet))]
 		if got, want := a.Walk(s, []byte{b}), a.Step(s, b); got != want {
-			fails.Errorf("Walk(%d, %s) = %s; want %s, as Step(%d, %q)\n  automaton: %v", s, q(string(b)), stateName(got), stateName(want), s, b, a)
+			fails.Errorf("Walk(%d, %s) = %s; want %s, as Step(%d, %q)\n  automaton: %s", s, q(string(b)), stateName(got), stateName(want), s, b, describe(a))
 		}
 		x, y := randomText(r, 4), randomText(r, 4)
 		xy := append(append([]byte{}, x...), y...)
 		if got, want := a.Walk(s, xy), a.Walk(a.Walk(s, x), y); got != want {
-			fails.Errorf("Walk(%d, %s) = %s; but Walk(%d, %s) = %s and Walk(%s, %s) = %s\n  automaton: %v",
-				s, q(string(xy)), stateName(got), s, q(string(x)), stateName(a.Walk(s, x)), stateName(a.Walk(s, x)), q(string(y)), stateName(want), a)
+			fails.Errorf("Walk(%d, %s) = %s; but Walk(%d, %s) = %s and Walk(%s, %s) = %s\n  automaton: %s",
+				s, q(string(xy)), stateName(got), s, q(string(x)), stateName(a.Walk(s, x)), stateName(a.Walk(s, x)), q(string(y)), stateName(want), describe(a))
 		}
 		if got, want := a.Walk(s, xy), walkRef(a, s, xy); got != want {
-			fails.Errorf("Walk(%d, %s) = %s; want %s\n  automaton: %v", s, q(string(xy)), stateName(got), stateName(want), a)
+			fails.Errorf("Walk(%d, %s) = %s; want %s\n  automaton: %s", s, q(string(xy)), stateName(got), stateName(want), describe(a))
 		}
 	}
 }
@@ -121,7 +121,7 @@ func TestTask2_Live(t *testing.T) {
 	} {
 		got := Live(c.a, c.v)
 		if !sameBools(got, c.want) {
-			fails.Errorf("Live(%s, %s) = %s; want %s (%s)\n  %s: %v", c.name, describeVocab(c.v), bools(got), bools(c.want), c.why, c.name, c.a)
+			fails.Errorf("Live(%s, %s) = %s; want %s (%s)\n  %s: %s", c.name, describeVocab(c.v), bools(got), bools(c.want), c.why, c.name, describe(c.a))
 		}
 	}
 }
@@ -138,7 +138,7 @@ func TestTask2_LiveBruteForce(t *testing.T) {
 	for range 400 {
 		a, v := randomAutomaton(t, r), randomVocab(r)
 		if got, want := Live(a, v), liveRef(a, v); !sameBools(got, want) {
-			fails.Errorf("Live(a, %s) = %s; want %s, by trying every token sequence\n  a: %v", describeVocab(v), bools(got), bools(want), a)
+			fails.Errorf("Live(a, %s) = %s; want %s, by trying every token sequence\n  a: %s", describeVocab(v), bools(got), bools(want), describe(a))
 		}
 	}
 }
@@ -160,8 +160,8 @@ func (c maskCase) check(fails *check.Limit) {
 		want[id] = true
 	}
 	if msg := maskProblem(Mask(c.a, c.v, live, c.state), want, c.v); msg != "" {
-		fails.Errorf("Mask(%s, v, live %s, %s) %s (%s)\n  v: %s\n  %s: %v",
-			c.name, bools(live), stateName(c.state), msg, c.why, describeVocab(c.v), c.name, c.a)
+		fails.Errorf("Mask(%s, v, live %s, %s) %s (%s)\n  v: %s\n  %s: %s",
+			c.name, bools(live), stateName(c.state), msg, c.why, describeVocab(c.v), c.name, describe(c.a))
 	}
 }
 
@@ -244,8 +244,8 @@ func TestTask3_MaskBruteForce(t *testing.T) {
 		live := liveRef(a, v)
 		for s := Dead; s < a.States(); s++ {
 			if msg := maskProblem(Mask(a, v, live, s), maskRef(a, v, s), v); msg != "" {
-				fails.Errorf("Mask(a, v, live %s, %s) %s, by trying every token sequence\n  v: %s\n  a: %v",
-					bools(live), stateName(s), msg, describeVocab(v), a)
+				fails.Errorf("Mask(a, v, live %s, %s) %s, by trying every token sequence\n  v: %s\n  a: %s",
+					bools(live), stateName(s), msg, describeVocab(v), describe(a))
 			}
 		}
 	}

@@ -338,12 +338,12 @@ func TestTask4_NeverStuck(t *testing.T) {
 		s, err := NewSampler(a, v, pick)
 		if !possible {
 			if err == nil {
-				fails.Errorf("NewSampler(a, %s) gave no error; want one: no token sequence writes a text of the language\n  a: %v", describeVocab(v), a)
+				fails.Errorf("NewSampler(a, %s) gave no error; want one: no token sequence writes a text of the language\n  a: %s", describeVocab(v), describe(a))
 			}
 			continue
 		}
 		if err != nil || s == nil {
-			fails.Errorf("NewSampler(a, %s) = %v, %v; want a Sampler\n  a: %v", describeVocab(v), s, err, a)
+			fails.Errorf("NewSampler(a, %s) = %v, %v; want a Sampler\n  a: %s", describeVocab(v), s, err, describe(a))
 			continue
 		}
 		state, text := a.Start(), []byte{}
@@ -355,21 +355,21 @@ func TestTask4_NeverStuck(t *testing.T) {
 			allowed := maskRef(a, v, state)
 			id := s.Sample(z)
 			if id == NoToken || id < 0 || id >= len(z) || !allowed[id] {
-				fails.Errorf("step %d, after %q: Sample = %d (Err %v); want one of the allowed tokens %s\n  v: %s\n  a: %v",
-					step+1, text, id, s.Err, ids(allowed, v), describeVocab(v), a)
+				fails.Errorf("step %d, after %q: Sample = %d (Err %v); want one of the allowed tokens %s\n  v: %s\n  a: %s",
+					step+1, text, id, s.Err, ids(allowed, v), describeVocab(v), describe(a))
 				break
 			}
 			if v.IsEnd(id) {
 				ended++
 				if !a.Accepting(walkRef(a, a.Start(), text)) {
-					fails.Errorf("the output %q ended, but it is not in the language\n  v: %s\n  a: %v", text, describeVocab(v), a)
+					fails.Errorf("the output %q ended, but it is not in the language\n  v: %s\n  a: %s", text, describeVocab(v), describe(a))
 				}
 				break
 			}
 			text = append(text, v.Texts[id]...)
 			state = walkRef(a, state, v.Texts[id])
 			if s.State != state {
-				fails.Errorf("after %q, State = %d; want %d\n  a: %v", text, s.State, state, a)
+				fails.Errorf("after %q, State = %d; want %d\n  a: %s", text, s.State, state, describe(a))
 				break
 			}
 		}

@@ -25,8 +25,8 @@ const (
 	Dead = -1
 
 	// NoToken is what Sampler.Sample returns when it cannot give a token.
-	// It is the engine's engine.NoToken, on which engine.SampleLoop stops
-	// with an error instead of appending a token that does not exist.
+	// It is the engine's engine.NoToken, on which engine.Decode stops with
+	// an error instead of appending a token that does not exist.
 	NoToken = -1
 
 	// maxStates bounds an automaton's size; the tasks' automata have a few

@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -379,24 +380,25 @@ func TestTask4_NeverStuck(t *testing.T) {
 	}
 }
 
-// recordingLM is the course's model, remembering the logits of its last
-// answer.
+// recordingLM is the course's model, remembering the logits of every
+// answer, in order: the loop asks for the logits of step i+1 before it
+// yields step i.
 type recordingLM struct {
 	*engine.ModelLM
-	last []float32
+	answers [][]float32
 }
 
 func (m *recordingLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	rows, err := m.ModelLM.NextLogits(prefix, n)
 	if err == nil {
-		m.last = slices.Clone(rows[len(rows)-1])
+		m.answers = append(m.answers, slices.Clone(rows[len(rows)-1]))
 	}
 	return rows, err
 }
 
 // TestTask4_OnTheModel: the course's model, asked to go on after
 // "func answer() int {\n\treturn ", constrained to a number and the end of
-// the function, [0-9]+\n}\n, with Sample as engine.SampleLoop's pick and
+// the function, [0-9]+\n}\n, with Sample as engine.Decode's Pick and
 // greedy as the rest of the chain. Every token must be the model's best
 // allowed token, found by trying every one of its 2,048 tokens, and the
 // output must be complete.
@@ -408,15 +410,13 @@ func TestTask4_OnTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The vocabulary as the constraint sees it: each token's bytes, the
-	// end tokens, and no text for <unk> and BOS.
+	// The vocabulary as the constraint sees it: each token's bytes (none
+	// for <unk>, BOS and the end tokens), and the end tokens.
 	v := Vocab{Texts: make([][]byte, tok.VocabSize())}
 	for id := range v.Texts {
-		switch {
-		case tok.IsEnd(id):
+		v.Texts[id] = tok.TokenBytes(id)
+		if tok.IsEnd(id) {
 			v.End = append(v.End, id)
-		case id != 0 && id != tok.BOS():
-			v.Texts[id] = []byte(tok.Decode(-1, id))
 		}
 	}
 	a := build(t, 0, []int{4}, Edge{0, digits, 1}, Edge{1, digits, 1}, Edge{1, "\n", 2}, Edge{2, "}", 3}, Edge{3, "\n", 4})
@@ -430,27 +430,33 @@ func TestTask4_OnTheModel(t *testing.T) {
 	}
 	lm := &recordingLM{ModelLM: engine.NewModelLM(m, 1)}
 	state, text := a.Start(), []byte{}
-	done := false
-	for id, err := range engine.SampleLoop(lm, prompt, 24, s.Sample, tok.IsEnd) {
+	done, n := false, 0
+	opts := engine.DecodeOptions{MaxNewTokens: 24, Pick: s.Sample, IsEnd: tok.IsEnd}
+	for step, err := range engine.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
-			t.Fatalf("after %q: engine.SampleLoop: %v (Sample's Err: %v)", text, err, s.Err)
+			t.Fatalf("after %q: engine.Decode: %v (Sample's Err: %v)", text, err, s.Err)
 		}
+		if step.ID == engine.NoToken {
+			break // the final step of a generation cut by its length limit
+		}
+		logits := lm.answers[n]
+		n++
 		allowed := maskRef(a, v, state)
 		best := NoToken
 		for i, ok := range allowed {
-			if ok && (best == NoToken || lm.last[i] > lm.last[best]) {
+			if ok && (best == NoToken || logits[i] > logits[best]) {
 				best = i
 			}
 		}
-		if id != best {
-			t.Fatalf("after %q: Sample chose token %s; want %s, the model's best allowed token", text, token(id, v), token(best, v))
+		if step.ID != best {
+			t.Fatalf("after %q: Sample chose token %s; want %s, the model's best allowed token", text, token(step.ID, v), token(best, v))
 		}
-		if v.IsEnd(id) {
+		if v.IsEnd(step.ID) {
 			done = true
 			break
 		}
-		text = append(text, v.Texts[id]...)
-		state = walkRef(a, state, v.Texts[id])
+		text = append(text, v.Texts[step.ID]...)
+		state = walkRef(a, state, v.Texts[step.ID])
 	}
 	if !done || !a.Accepting(state) {
 		t.Errorf("the constrained output %q did not end with a complete value in 24 tokens", text)

@@ -225,7 +225,14 @@ def main(argv) -> int:
         num = path.stem[:2]
         ex = next((e for e in exercises if e[0].name.startswith(num + "-")), None)
         link = f' · <a href="{ex[1]}">exercise</a>' if ex else ""
-        rows.append(f'<li><a href="{page}">{html.escape(title)}</a>{link}</li>')
+        rows.append((num, f'<li><a href="{page}">{html.escape(title)}</a>{link}</li>'))
+    # An exercise whose lesson is not written yet still gets its row, in
+    # its place by number, so the index links every exercise.
+    numbers = {path.stem[:2] for path, _, _ in lessons}
+    for folder, page, title in exercises:
+        if folder.name[:2] not in numbers:
+            rows.append((folder.name[:2], f'<li><span>{html.escape(title)}</span> · <a href="{page}">exercise</a></li>'))
+    rows = [row for _, row in sorted(rows, key=lambda r: r[0])]
     intro = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
     intro = re.sub(r"^# .*\n", "", intro)
     index = (nav(0, "Lessons") + '<main class="page"><h1>Token by Token</h1>' + rewrite_links(markdown(intro), 0, repo_url)

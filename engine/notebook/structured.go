@@ -132,7 +132,8 @@ type GuidedRun struct {
 
 // Guided generates after prompt with opts (its sampler settings, Seed and
 // MaxNewTokens; stop sequences and decoders are not used) under the
-// constraint c, and records every step: the token, how many tokens the
+// constraint c, as engine.Generate does with Options.Constraint, and
+// records every step: the token, how many tokens the
 // mask allowed and how much of the model's probability they held, and
 // the time of the mask, of the draw and of the forward pass. With c nil
 // it runs the same loop without a mask, to compare against. It ends with
@@ -143,6 +144,9 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 	var run GuidedRun
 	if m == nil || tok == nil {
 		return run, fmt.Errorf("Guided needs a model and a tokenizer (got %v and %v)", m, tok)
+	}
+	if opts.Constraint != nil {
+		return run, fmt.Errorf("Guided takes its constraint as c; opts.Constraint (%p) must be nil", opts.Constraint)
 	}
 	if err := opts.Validate(m.Config.VocabSize); err != nil {
 		return run, err

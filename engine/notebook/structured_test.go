@@ -381,3 +381,25 @@ func TestClosesString(t *testing.T) {
 		}
 	}
 }
+
+// TestGuidedIsGenerate: Guided writes what engine.Generate writes with
+// Options.Constraint, greedy and sampled.
+func TestGuidedIsGenerate(t *testing.T) {
+	m, tok, c := courseConstraint(t)
+	ctx := context.Background()
+	for _, opts := range []engine.Options{{MaxNewTokens: 40}, {MaxNewTokens: 40, Temperature: 1, Seed: 3}, {MaxNewTokens: 40, Temperature: 0.7, TopP: 0.9, Seed: 4}} {
+		run, err := Guided(ctx, m, tok, c, "x := ", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with := opts
+		with.Constraint = c
+		want, last := GenerateText(ctx, m, tok, "x := ", with)
+		if run.Text != want || run.Finish != last.Finish {
+			t.Errorf("%+v: Guided %q (%s), engine.Generate %q (%s)", opts, run.Text, run.Finish, want, last.Finish)
+		}
+		if _, err := Guided(ctx, m, tok, c, "x := ", with); err == nil {
+			t.Error("a constraint both in c and in opts: no error")
+		}
+	}
+}

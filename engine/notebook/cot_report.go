@@ -187,3 +187,44 @@ func distinctProblems(digits int) int {
 	}
 	return n * n
 }
+
+// CommonestLastDigit finds the digit most of the attempts' answers end in
+// (the smallest such digit on a tie) and returns it, how many answers end
+// in it, and how many of the problems' right sums do: a model that falls
+// back on a fixed guess writes one digit far more often than the sums have
+// it. Attempts without an answer count for the sums only.
+func CommonestLastDigit(attempts []cot.Attempt) (digit, answers, sums int) {
+	var count [10]int
+	for _, a := range attempts {
+		if a.Answered && a.Answer >= 0 {
+			count[a.Answer%10]++
+		}
+	}
+	for d := range count {
+		if count[d] > count[digit] {
+			digit = d
+		}
+	}
+	for _, a := range attempts {
+		if a.Problem.Sum()%10 == digit {
+			sums++
+		}
+	}
+	return digit, count[digit], sums
+}
+
+// OffBy counts the wrong answers and, among them, those that miss the sum
+// by at most d (d = 1: off by one). An attempt without an answer is wrong
+// and never near.
+func OffBy(attempts []cot.Attempt, d int) (near, wrong int) {
+	for _, a := range attempts {
+		if a.Correct {
+			continue
+		}
+		wrong++
+		if diff := a.Answer - a.Problem.Sum(); a.Answered && diff >= -d && diff <= d {
+			near++
+		}
+	}
+	return near, wrong
+}

@@ -161,3 +161,37 @@ func TestTrainingExposureErrors(t *testing.T) {
 		t.Errorf("no examples: error %v", err)
 	}
 }
+
+func TestCommonestLastDigitAndOffBy(t *testing.T) {
+	attempt := func(a, b, answer int, answered bool) cot.Attempt {
+		p := lateProblem(t, a, b, 2)
+		return cot.Attempt{Problem: p, Answer: answer, Answered: answered, Correct: answered && answer == p.Sum()}
+	}
+	attempts := []cot.Attempt{
+		attempt(25, 40, 66, true),  // sum 65: off by one
+		attempt(58, 36, 96, true),  // sum 94: off by two
+		attempt(79, 96, 176, true), // sum 175: off by one
+		attempt(10, 11, 21, true),  // right
+		attempt(30, 16, 46, true),  // right, and the sum ends in 6
+		attempt(88, 12, 0, false),  // sum 100: no answer
+	}
+	// Answers end in 6 four times (66, 96, 176, 46); of the sums
+	// 65, 94, 175, 21, 46, 100 one ends in 6.
+	if d, n, s := CommonestLastDigit(attempts); d != 6 || n != 4 || s != 1 {
+		t.Errorf("CommonestLastDigit = %d, %d answers, %d sums; want 6, 4, 1", d, n, s)
+	}
+	if near, wrong := OffBy(attempts, 1); near != 2 || wrong != 4 {
+		t.Errorf("OffBy(1) = %d of %d wrong; want 2 of 4", near, wrong)
+	}
+	if near, wrong := OffBy(attempts, 2); near != 3 || wrong != 4 {
+		t.Errorf("OffBy(2) = %d of %d wrong; want 3 of 4", near, wrong)
+	}
+	// A tie goes to the smaller digit; nothing answered gives digit 0.
+	tie := []cot.Attempt{attempt(10, 11, 23, true), attempt(10, 12, 21, true)}
+	if d, n, s := CommonestLastDigit(tie); d != 1 || n != 1 || s != 1 {
+		t.Errorf("CommonestLastDigit on a tie = %d, %d, %d; want 1, 1, 1", d, n, s)
+	}
+	if d, n, s := CommonestLastDigit(attempts[5:]); d != 0 || n != 0 || s != 1 {
+		t.Errorf("CommonestLastDigit without answers = %d, %d, %d; want 0, 0, 1", d, n, s)
+	}
+}

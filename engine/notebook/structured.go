@@ -247,25 +247,6 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 	return run, nil
 }
 
-// GuidedTexts runs Guided n times, the i-th with seed opts.Seed+i, and
-// returns the texts.
-func GuidedTexts(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engine.Constraint, prompt string, n int, opts engine.Options) ([]string, error) {
-	if n < 0 {
-		return nil, fmt.Errorf("%d samples: want 0 or more", n)
-	}
-	texts := make([]string, n)
-	seed := opts.Seed
-	for i := range n {
-		opts.Seed = seed + uint64(i)
-		run, err := Guided(ctx, m, tok, c, prompt, opts)
-		if err != nil {
-			return nil, fmt.Errorf("sample %d (seed %d): %w", i, opts.Seed, err)
-		}
-		texts[i] = run.Text
-	}
-	return texts, nil
-}
-
 // StepCost is the mean time per generated token of a run's parts, in
 // milliseconds.
 type StepCost struct {

@@ -89,5 +89,5 @@ if [ "${WITH_110M:-}" = 1 ]; then
 fi
 [ -n "$omp" ] || say '%s\n' "(no two-thread rows: $cc has no OpenMP)"
 say '%s\n' "(decode, greedy; ratio = engine / run.c; rounds: $rounds)"
-l2cv=$(git -C "$l2c" rev-parse --short HEAD 2>/dev/null) || l2cv="run.c $(sha256sum "$l2c/run.c" | cut -c1-12) (sha256)"
-record "llama2.c's run.c at $l2cv, built by $($cc --version | head -n 1) with -Ofast -march=native${omp:+ (and -fopenmp for 2 threads)}"
+l2cv=$(git -C "$l2c" rev-parse --short HEAD 2>/dev/null) && l2cv="commit $l2cv" || l2cv="sha256 $(sha256sum "$l2c/run.c" | cut -c1-12)"
+record "llama2.c's run.c ($l2cv), built by $($cc --version | head -n 1) with -Ofast -march=native${omp:+ (and -fopenmp for 2 threads)}"

@@ -2,6 +2,17 @@
 // decode step, its prefill, the trainer and the course's evaluations all
 // go through For, so that one team of helper goroutines serves them all.
 //
+// For is the one entry point: it cuts n items into ranges and hands them
+// to the cores, and Workers says how many cores there are.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
 // A decode step hands work to the other cores a few dozen times (four or
 // five times a layer, and once for the vocabulary projection), and each
 // piece is short. Starting a goroutine for every piece, and waking a
@@ -17,15 +28,6 @@
 // never waits for a helper that has not started, so a second core never
 // makes a pass much slower than one core would be. The chunks shrink as
 // the piece goes (see cut), so that the cores finish close together.
-
-package parallel
-
-import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-	"time"
-)
 
 // For calls f(worker, start, end) for ranges start..end-1 that cover the
 // items 0..n-1 exactly once, on all the cores at the same time, and

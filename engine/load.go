@@ -99,9 +99,9 @@ func LoadGGUF(path string) (*Model, *Tokenizer, error) {
 }
 
 // LoadModel reads a model from a file: a llama2.c checkpoint, or a GGUF
-// file (see ModelFromGGUF), told apart by the GGUF file's magic number. A path that is not a
-// regular file (a named pipe, a device, a directory) is refused before
-// anything is read.
+// file (see ModelFromGGUF), told apart by the GGUF file's magic number. A
+// path that is not a regular file (a named pipe, a device, a directory) is
+// refused before anything is read.
 //
 // Where the system allows (Linux), the file is mapped into memory rather
 // than copied, as llama2.c's run.c does: the weights are read from the

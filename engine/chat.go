@@ -3,10 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 
-	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/chat"
 )
 
@@ -21,28 +19,6 @@ import (
 // Message is one turn of a conversation: Role is "system", "user" or
 // "assistant", Content what was said.
 type Message = chat.Message
-
-// chatTemplate is a GGUF model's chat template, with the text of its BOS
-// and EOS tokens, which templates may write.
-type chatTemplate struct {
-	tmpl     *chat.Template
-	bos, eos string
-	err      error // why the model has no usable template
-}
-
-// readChatTemplate reads f's chat template, or notes why there is none.
-func readChatTemplate(f *gguf.File) chatTemplate {
-	tmpl, bos, eos, err := chat.FromGGUF(f)
-	if err != nil {
-		if missing(err) {
-			err = errors.New("the model's file has no chat template (tokenizer.chat_template): it is not a chat model")
-		} else {
-			err = fmt.Errorf("the model's chat template: %w", err)
-		}
-		return chatTemplate{err: err}
-	}
-	return chatTemplate{tmpl: tmpl, bos: bos, eos: eos}
-}
 
 // ChatPrompt renders a conversation with the model's own chat template:
 // the text the model was trained to continue with its answer. With

@@ -11,8 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
-	"github.com/tokenbytoken/course/engine/internal/kernel"
-	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 // A llama2.c checkpoint in the legacy (version 0) layout is a header of seven
@@ -25,61 +23,6 @@ const headerSize = 7 * 4
 // newFormatMagic opens llama2.c's later checkpoint versions ("ak42" as a
 // little-endian uint32), which this engine does not read.
 const newFormatMagic = 0x616b3432
-
-// Model is a Llama model: its shape and its weights.
-type Model struct {
-	Config Config
-	// Weights are a llama2.c model's weights, as float32, in the layout
-	// training works on. A model read from a GGUF file has none: its
-	// weights are its Matrices.
-	Weights *Weights
-	// Matrices are the weights of a model read from a GGUF file, each
-	// matrix in its own tensor type. For a llama2.c model it is nil, and
-	// the forward pass reads the Weights as float32 matrices.
-	Matrices *Matrices
-	// Name says where the model came from (a file path, or "default").
-	Name string
-}
-
-// LoadModel reads a model from a file: a llama2.c checkpoint, or a GGUF
-// file (see ModelFromGGUF), told apart by the GGUF file's magic number. A path that is not a
-// regular file (a named pipe, a device, a directory) is refused before
-// anything is read.
-//
-// Where the system allows (Linux), the file is mapped into memory rather
-// than copied, as llama2.c's run.c does: the weights are read from the
-// operating system's cache of the file, so loading costs one pass over
-// them (the check that every weight is finite) and a model costs its size
-// once, not twice. The mapping is private: writing into the weights
-// changes this process's copy only, never the file. It lasts as long as
-// the process. Every check is the same as for a file that is read: the
-// header, the size, the memory available (which a mapping uses once its
-// weights are written to), finite weights. Where mapping fails or is not
-// available, the file is read.
-func LoadModel(path string) (*Model, error) {
-	f, size, err := regular.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open model: %w", err)
-	}
-	defer f.Close()
-	var magic [4]byte
-	if _, err := f.ReadAt(magic[:], 0); err == nil && string(magic[:]) == ggufMagic {
-		return loadGGUF(path)
-	}
-	var m *Model
-	if data, ok := mapFile(f, size); ok {
-		if m, err = modelFromBytes(data); err != nil {
-			unmapFile(data)
-		}
-	} else {
-		m, err = ReadModel(bufio.NewReaderSize(f, 1<<20), size)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("model %s: %w", path, err)
-	}
-	m.Name = path
-	return m, nil
-}
 
 // ParseModel reads a llama2.c checkpoint held in memory.
 func ParseModel(data []byte) (*Model, error) {
@@ -98,7 +41,7 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 	}
 	w := &Weights{}
 	buf := make([]byte, 1<<16)
-	for _, t := range c.weightLayout() {
+	for _, t := range weightLayout(c) {
 		var dst []float32
 		if t.dst != nil {
 			dst = weightSlice(t.n)
@@ -142,7 +85,7 @@ func readHeader(r io.Reader, size int64) (Config, error) {
 	if err := c.Validate(); err != nil {
 		return Config{}, fmt.Errorf("bad header: %w", err)
 	}
-	want := headerSize + 4*c.weightLayout().total()
+	want := headerSize + 4*weightLayout(c).total()
 	if size != want {
 		return Config{}, fmt.Errorf("file is %d bytes but header %v needs exactly %d (truncated or not a llama2.c version-0 checkpoint)", size, c, want)
 	}
@@ -165,7 +108,7 @@ func modelFromBytes(data []byte) (*Model, error) {
 	}
 	w := &Weights{}
 	off := int64(headerSize)
-	for _, t := range c.weightLayout() {
+	for _, t := range weightLayout(c) {
 		if t.dst != nil && t.n > 0 {
 			dst := unsafe.Slice((*float32)(unsafe.Pointer(&data[off])), t.n)
 			*t.dst(w) = dst
@@ -203,21 +146,6 @@ func readFloats(r io.Reader, dst []float32, n int64, buf []byte) error {
 	return nil
 }
 
-// firstNonFinite returns the index of the first NaN or infinite value in
-// x, or -1. kernel.Finite answers for the whole of x first, 16 numbers at
-// a time; only when it finds one does the plain loop look for where.
-func firstNonFinite(x []float32) int {
-	if kernel.Finite(x) {
-		return -1
-	}
-	for i, v := range x {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return i
-		}
-	}
-	return -1
-}
-
 // WriteTo writes the model as a llama2.c legacy (version 0) checkpoint. The
 // legacy RoPE tables are written as zeros: no llama2.c reader uses them.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
@@ -236,7 +164,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	written := int64(headerSize)
 	var b [4]byte
-	for _, t := range c.weightLayout() {
+	for _, t := range weightLayout(c) {
 		var src []float32
 		if t.dst != nil {
 			src = *t.dst(m.Weights)

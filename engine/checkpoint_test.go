@@ -26,7 +26,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		c.SharedClassifier = shared
 		m := randomModel(c, 7)
 		data := encodeModel(t, m)
-		if want := headerSize + 4*c.weightLayout().total(); int64(len(data)) != want {
+		if want := headerSize + 4*weightLayout(c).total(); int64(len(data)) != want {
 			t.Fatalf("shared=%v: wrote %d bytes, want %d", shared, len(data), want)
 		}
 		vocab := int32(binary.LittleEndian.Uint32(data[20:]))
@@ -85,13 +85,13 @@ func TestReferenceCheckpointRewrite(t *testing.T) {
 	}
 	c := m.Config
 	var ropeStart int64 = headerSize
-	for _, tn := range c.weightLayout() {
+	for _, tn := range weightLayout(c) {
 		if tn.name == "rope_tables" {
 			break
 		}
 		ropeStart += 4 * tn.n
 	}
-	ropeEnd := ropeStart + 4*c.ropeFloats()
+	ropeEnd := ropeStart + 4*ropeFloats(c)
 	if !bytes.Equal(out[:ropeStart], orig[:ropeStart]) || !bytes.Equal(out[ropeEnd:], orig[ropeEnd:]) {
 		t.Fatal("rewritten checkpoint differs from the original outside the legacy RoPE tables")
 	}

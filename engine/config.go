@@ -118,9 +118,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// NumParams counts the model's weights (the classifier counted once if shared).
+// NumParams counts the model's weights (the classifier counted once if
+// shared): the token embedding, in every layer two RMSNorm gains and the
+// seven matrices, the final gain, and a classifier of its own.
 func (c Config) NumParams() int64 {
-	return c.weightLayout().total() - c.ropeFloats()
+	d, h, L := int64(c.Dim), int64(c.HiddenDim), int64(c.NLayers)
+	v, kv := int64(c.VocabSize), int64(c.KVDim())
+	n := v*d + L*(2*d+2*d*d+2*kv*d+3*h*d) + d
+	if !c.SharedClassifier {
+		n += v * d
+	}
+	return n
 }
 
 // String describes the shape in one line.

@@ -113,6 +113,17 @@ func (p *Profile) tick(part Part, t0 time.Time, c Cost) time.Time {
 	return now
 }
 
+// count adds the counted work of one pass over n tokens at pos.
+func (p *Profile) count(c Config, n, pos, outputs int) {
+	for part := range NumParts {
+		w := c.PartCost(part, n, pos, outputs)
+		p.Parts[part].FLOPs += w.FLOPs
+		p.Parts[part].Bytes += w.Bytes
+	}
+	p.Tokens += int64(n)
+	p.Passes++
+}
+
 // matmulCost is the work of multiplying n vectors of length cols by a
 // (rows, cols) weight matrix: 2·n·rows·cols FLOPs; the weights are read
 // once, the inputs read and the outputs written once.

@@ -61,11 +61,6 @@ type State struct {
 	groups             func(worker, g0, g1 int) // attendGroups, bound once
 }
 
-// NewState makes a fresh sequence state with an empty KV cache. It
-// allocates nothing: the model is checked, and the buffers made, by the
-// first pass.
-func (m *Model) NewState() *State { return &State{Model: m} }
-
 // Reserve checks the model and makes room for positions 0..positions-1 in
 // the cache and the attention scratch at once, refusing with a
 // *MemoryError when they do not fit in the memory available. Forward and
@@ -240,17 +235,6 @@ func (s *State) prepareQKV(L *Layer) {
 	L.Wq.Prepare(s.xb, &s.vq)
 	vecFor(L.Wk, s.xb, &s.vq, &s.vk)
 	vecFor(L.Wv, s.xb, &s.vq, &s.vv)
-}
-
-// count adds the counted work of one pass over n tokens at pos.
-func (p *Profile) count(c Config, n, pos, outputs int) {
-	for part := range NumParts {
-		w := c.PartCost(part, n, pos, outputs)
-		p.Parts[part].FLOPs += w.FLOPs
-		p.Parts[part].Bytes += w.Bytes
-	}
-	p.Tokens += int64(n)
-	p.Passes++
 }
 
 // attention computes, for every query head, softmax(q·K/√head_size)·V over
@@ -500,4 +484,45 @@ func weightedSum(out, w, values []float32, stride int) {
 		}
 		out[i] = s
 	}
+}
+
+// matrices returns the weights of the state's model as Matrices:
+// m.Matrices for a model read from GGUF, else views of its float32
+// Weights. The views are the state's own (a State runs on one goroutine,
+// while many may share a Model), made on the first pass and made again if
+// the Weights are replaced or the model changes shape.
+func (s *State) matrices() *Matrices {
+	m := s.Model
+	if m.Matrices != nil {
+		return m.Matrices
+	}
+	w, c := m.Weights, m.Config
+	if s.f32 != nil && s.f32of == w && s.f32first == &w.Wq[0] && s.f32config == c {
+		return s.f32
+	}
+	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
+	mat := func(rows, cols int, data []float32) *Matrix {
+		mx, err := quant.NewMatrixF32(rows, cols, data)
+		if err != nil {
+			panic(fmt.Sprintf("engine: %v (Validate checks the sizes first)", err))
+		}
+		return mx
+	}
+	mats := &Matrices{
+		Embedding:  mat(c.VocabSize, d, w.TokenEmbedding),
+		RMSFinal:   w.RMSFinal,
+		Classifier: mat(c.VocabSize, d, w.Classifier),
+		Layers:     make([]Layer, c.NLayers),
+	}
+	for l := range mats.Layers {
+		mats.Layers[l] = Layer{
+			RMSAtt: w.RMSAtt[l*d : (l+1)*d], RMSFFN: w.RMSFFN[l*d : (l+1)*d],
+			Wq: mat(d, d, w.Wq[l*d*d:(l+1)*d*d]), Wk: mat(kv, d, w.Wk[l*kv*d:(l+1)*kv*d]),
+			Wv: mat(kv, d, w.Wv[l*kv*d:(l+1)*kv*d]), Wo: mat(d, d, w.Wo[l*d*d:(l+1)*d*d]),
+			W1: mat(h, d, w.W1[l*h*d:(l+1)*h*d]), W2: mat(d, h, w.W2[l*d*h:(l+1)*d*h]),
+			W3: mat(h, d, w.W3[l*h*d:(l+1)*h*d]),
+		}
+	}
+	s.f32, s.f32of, s.f32first, s.f32config = mats, w, &w.Wq[0], c
+	return mats
 }

@@ -105,7 +105,7 @@ func hostileMemory(t *testing.T) {
 		}
 		return b.Bytes()
 	}()
-	hugeSize := headerSize + 4*huge.weightLayout().total()
+	hugeSize := headerSize + 4*weightLayout(huge).total()
 
 	// A generation of a few tokens on the deep model needs a few
 	// positions of cache, not the 68.7 GB its header allows.

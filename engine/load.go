@@ -98,6 +98,46 @@ func LoadGGUF(path string) (*Model, *Tokenizer, error) {
 	return m, tok, nil
 }
 
+// LoadModel reads a model from a file: a llama2.c checkpoint, or a GGUF
+// file (see ModelFromGGUF), told apart by the GGUF file's magic number. A
+// path that is not a regular file (a named pipe, a device, a directory) is
+// refused before anything is read.
+//
+// Where the system allows (Linux), the file is mapped into memory rather
+// than copied, as llama2.c's run.c does: the weights are read from the
+// operating system's cache of the file, so loading costs one pass over
+// them (the check that every weight is finite) and a model costs its size
+// once, not twice. The mapping is private: writing into the weights
+// changes this process's copy only, never the file. It lasts as long as
+// the process. Every check is the same as for a file that is read: the
+// header, the size, the memory available (which a mapping uses once its
+// weights are written to), finite weights. Where mapping fails or is not
+// available, the file is read.
+func LoadModel(path string) (*Model, error) {
+	f, size, err := regular.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open model: %w", err)
+	}
+	defer f.Close()
+	var magic [4]byte
+	if _, err := f.ReadAt(magic[:], 0); err == nil && string(magic[:]) == ggufMagic {
+		return loadGGUF(path)
+	}
+	var m *Model
+	if data, ok := mapFile(f, size); ok {
+		if m, err = modelFromBytes(data); err != nil {
+			unmapFile(data)
+		}
+	} else {
+		m, err = ReadModel(bufio.NewReaderSize(f, 1<<20), size)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	m.Name = path
+	return m, nil
+}
+
 // Load reads a model and its tokenizer by name or path:
 //   - "" or "default": the course's built-in model (Default);
 //   - "smollm2": SmolLM2-135M-Instruct, as the install step put it;

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"runtime"
 	"sync"
 
 	"github.com/tokenbytoken/course/engine/internal/quant"
@@ -130,6 +129,3 @@ const parallelThreshold = 1 << 16
 func matmulTokens(out []float32, w *Matrix, n int, v *quant.Vec) {
 	w.MulBatch(out, v, 0, n, 0, w.Rows())
 }
-
-// maxWorkers is the number of cores Go may use.
-func maxWorkers() int { return runtime.GOMAXPROCS(0) }

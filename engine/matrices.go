@@ -34,47 +34,6 @@ type Matrices struct {
 	Classifier *Matrix   // (vocab, dim)
 }
 
-// matrices returns the weights of the state's model as Matrices:
-// m.Matrices for a model read from GGUF, else views of its float32
-// Weights. The views are the state's own (a State runs on one goroutine,
-// while many may share a Model), made on the first pass and made again if
-// the Weights are replaced or the model changes shape.
-func (s *State) matrices() *Matrices {
-	m := s.Model
-	if m.Matrices != nil {
-		return m.Matrices
-	}
-	w, c := m.Weights, m.Config
-	if s.f32 != nil && s.f32of == w && s.f32first == &w.Wq[0] && s.f32config == c {
-		return s.f32
-	}
-	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
-	mat := func(rows, cols int, data []float32) *Matrix {
-		mx, err := quant.NewMatrixF32(rows, cols, data)
-		if err != nil {
-			panic(fmt.Sprintf("engine: %v (Validate checks the sizes first)", err))
-		}
-		return mx
-	}
-	mats := &Matrices{
-		Embedding:  mat(c.VocabSize, d, w.TokenEmbedding),
-		RMSFinal:   w.RMSFinal,
-		Classifier: mat(c.VocabSize, d, w.Classifier),
-		Layers:     make([]Layer, c.NLayers),
-	}
-	for l := range mats.Layers {
-		mats.Layers[l] = Layer{
-			RMSAtt: w.RMSAtt[l*d : (l+1)*d], RMSFFN: w.RMSFFN[l*d : (l+1)*d],
-			Wq: mat(d, d, w.Wq[l*d*d:(l+1)*d*d]), Wk: mat(kv, d, w.Wk[l*kv*d:(l+1)*kv*d]),
-			Wv: mat(kv, d, w.Wv[l*kv*d:(l+1)*kv*d]), Wo: mat(d, d, w.Wo[l*d*d:(l+1)*d*d]),
-			W1: mat(h, d, w.W1[l*h*d:(l+1)*h*d]), W2: mat(d, h, w.W2[l*d*h:(l+1)*d*h]),
-			W3: mat(h, d, w.W3[l*h*d:(l+1)*h*d]),
-		}
-	}
-	s.f32, s.f32of, s.f32first, s.f32config = mats, w, &w.Wq[0], c
-	return mats
-}
-
 // validate reports the first matrix or gain whose shape does not fit c.
 func (mats *Matrices) validate(c Config) error {
 	check := func(name string, mx *Matrix, rows, cols int) error {
@@ -134,25 +93,4 @@ func floatsOf(data []byte) []float32 {
 		return nil
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(&data[0])), len(data)/4)
-}
-
-// WeightBytes is the size of the model's weights in memory: what one
-// decoding step reads, the classifier counted once when it is the
-// embedding.
-func (m *Model) WeightBytes() int64 {
-	if m.Matrices == nil {
-		return 4 * m.Config.NumParams()
-	}
-	mats := m.Matrices
-	n := mats.Embedding.Bytes() + 4*int64(len(mats.RMSFinal))
-	if mats.Classifier != mats.Embedding {
-		n += mats.Classifier.Bytes()
-	}
-	for _, L := range mats.Layers {
-		n += 4 * int64(len(L.RMSAtt)+len(L.RMSFFN))
-		for _, mx := range []*Matrix{L.Wq, L.Wk, L.Wv, L.Wo, L.W1, L.W2, L.W3} {
-			n += mx.Bytes()
-		}
-	}
-	return n
 }

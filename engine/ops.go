@@ -3,8 +3,9 @@ package engine
 import (
 	"math"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
 
 // rmsEps is the epsilon inside RMSNorm's square root, in llama2.c's
@@ -148,3 +149,18 @@ func axpy(y []float32, alpha float32, x []float32) {
 
 // shortVector is the length below which dot and axpy use plain loops.
 const shortVector = 32
+
+// firstNonFinite returns the index of the first NaN or infinite value in
+// x, or -1. kernel.Finite answers for the whole of x first, 16 numbers at
+// a time; only when it finds one does the plain loop look for where.
+func firstNonFinite(x []float32) int {
+	if kernel.Finite(x) {
+		return -1
+	}
+	for i, v := range x {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return i
+		}
+	}
+	return -1
+}

@@ -105,6 +105,9 @@ func (s *State) checkRun(tokens []int, pos int) error {
 }
 
 // batchBuffer holds the activations of a batched pass, one row per token.
+// The State (forward.go) keeps it beside the decode step's buffers, as one
+// State runs both kinds of pass over one cache: that is why forward.go and
+// this file use each other's declarations.
 type batchBuffer struct {
 	n          int       // capacity in tokens
 	x, xb, xb2 []float32 // (n, dim)

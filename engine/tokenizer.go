@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"github.com/tokenbytoken/course/engine/internal/bpe"
-
 	"bufio"
 	"bytes"
 	"encoding/binary"
@@ -13,6 +11,8 @@ import (
 	"strconv"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
+	"github.com/tokenbytoken/course/engine/internal/bpe"
+	"github.com/tokenbytoken/course/engine/internal/chat"
 	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
@@ -37,6 +37,14 @@ type Tokenizer struct {
 
 	gguf *bpe.Tokenizer // a GGUF model's tokenizer, or nil
 	chat chatTemplate   // and its chat template
+}
+
+// chatTemplate is a GGUF model's chat template, with the text of its BOS
+// and EOS tokens, which templates may write.
+type chatTemplate struct {
+	tmpl     *chat.Template
+	bos, eos string
+	err      error // why the model has no usable template
 }
 
 // Maximum max_token_length accepted in a tokenizer file.
@@ -265,6 +273,12 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 		tokens = append(tokens, t.eos)
 	}
 	return tokens, nil
+}
+
+// encodeGGUF is Encode for a GGUF model's tokenizer; parseSpecial says
+// whether control tokens written in the text are those tokens.
+func (t *Tokenizer) encodeGGUF(text string, bos, eos, parseSpecial bool) []int {
+	return t.gguf.Encode(text, bos || eos, parseSpecial)
 }
 
 // encodeBytesPerByte bounds Encode's working memory per byte of text: a

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/bpe"
+	"github.com/tokenbytoken/course/engine/internal/chat"
 )
 
 // TokenizerFromGGUF reads the tokenizer a GGUF file describes in its
@@ -34,10 +36,18 @@ func TokenizerFromGGUF(f *gguf.File) (*Tokenizer, error) {
 	return t, nil
 }
 
-// encodeGGUF is Encode for a GGUF model's tokenizer; parseSpecial says
-// whether control tokens written in the text are those tokens.
-func (t *Tokenizer) encodeGGUF(text string, bos, eos, parseSpecial bool) []int {
-	return t.gguf.Encode(text, bos || eos, parseSpecial)
+// readChatTemplate reads f's chat template, or notes why there is none.
+func readChatTemplate(f *gguf.File) chatTemplate {
+	tmpl, bos, eos, err := chat.FromGGUF(f)
+	if err != nil {
+		if missing(err) {
+			err = errors.New("the model's file has no chat template (tokenizer.chat_template): it is not a chat model")
+		} else {
+			err = fmt.Errorf("the model's chat template: %w", err)
+		}
+		return chatTemplate{err: err}
+	}
+	return chatTemplate{tmpl: tmpl, bos: bos, eos: eos}
 }
 
 // EncodeText is Encode with special tokens taken as plain text: a GGUF

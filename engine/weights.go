@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -43,14 +42,14 @@ func (l layout) total() int64 {
 
 // ropeFloats is the size of the two unused legacy RoPE tables that llama2.c
 // checkpoints store between the final RMSNorm and the classifier.
-func (c Config) ropeFloats() int64 {
+func ropeFloats(c Config) int64 {
 	return 2 * int64(c.SeqLen) * int64(c.HeadSize()) / 2
 }
 
-// weightLayout returns the tensors of a checkpoint with this shape in file
+// weightLayout returns the tensors of a checkpoint of shape c in file
 // order, including the legacy RoPE tables (with a nil destination).
-func (c Config) weightLayout() layout {
-	return c.layoutIn(new([maxTensors]tensor))
+func weightLayout(c Config) layout {
+	return layoutIn(c, new([maxTensors]tensor))
 }
 
 // maxTensors is the most tensors a checkpoint holds.
@@ -58,7 +57,7 @@ const maxTensors = 13
 
 // layoutIn is weightLayout in buf, so that a caller that keeps its buf
 // on the stack allocates nothing (Validate runs at every decode step).
-func (c Config) layoutIn(buf *[maxTensors]tensor) layout {
+func layoutIn(c Config, buf *[maxTensors]tensor) layout {
 	d, h, L := int64(c.Dim), int64(c.HiddenDim), int64(c.NLayers)
 	v, kv := int64(c.VocabSize), int64(c.KVDim())
 	*buf = [maxTensors]tensor{
@@ -73,7 +72,7 @@ func (c Config) layoutIn(buf *[maxTensors]tensor) layout {
 		{"w2", L * d * h, func(w *Weights) *[]float32 { return &w.W2 }},
 		{"w3", L * h * d, func(w *Weights) *[]float32 { return &w.W3 }},
 		{"rms_final", d, func(w *Weights) *[]float32 { return &w.RMSFinal }},
-		{"rope_tables", c.ropeFloats(), nil},
+		{"rope_tables", ropeFloats(c), nil},
 		{"classifier", v * d, func(w *Weights) *[]float32 { return &w.Classifier }},
 	}
 	if c.SharedClassifier {
@@ -94,7 +93,7 @@ func NewWeights(c Config) (*Weights, error) {
 		return nil, err
 	}
 	w := &Weights{}
-	for _, t := range c.weightLayout() {
+	for _, t := range weightLayout(c) {
 		if t.dst != nil {
 			*t.dst(w) = weightSlice(t.n)
 		}
@@ -105,47 +104,12 @@ func NewWeights(c Config) (*Weights, error) {
 	return w, nil
 }
 
-// Validate reports what makes a model unusable: no model at all, a shape
-// that Config.Validate rejects, or weights missing or of the wrong size
-// for the shape (naming the tensor and both sizes). It is cheap — it looks
-// at sizes, not values — and every pass runs it first, so a model put
-// together by hand gets an error instead of a crash.
-func (m *Model) Validate() error {
-	if m == nil {
-		return errors.New("no model (nil *Model)")
-	}
-	if err := m.Config.Validate(); err != nil {
-		return fmt.Errorf("model %s: %w", m.Name, err)
-	}
-	if m.Matrices != nil {
-		if err := m.Matrices.validate(m.Config); err != nil {
-			return fmt.Errorf("model %s: %w", m.Name, err)
-		}
-		return nil
-	}
-	if m.Weights == nil {
-		return fmt.Errorf("model %s has no weights", m.Name)
-	}
-	var buf [maxTensors]tensor
-	for _, t := range m.Config.layoutIn(&buf) {
-		if t.dst != nil {
-			if n := int64(len(*t.dst(m.Weights))); n != t.n {
-				return fmt.Errorf("model %s: tensor %s holds %d values but the shape %v needs %d", m.Name, t.name, n, m.Config, t.n)
-			}
-		}
-	}
-	if n, want := int64(len(m.Weights.Classifier)), int64(m.Config.VocabSize)*int64(m.Config.Dim); n != want {
-		return fmt.Errorf("model %s: the classifier holds %d values but the shape %v needs %d", m.Name, n, m.Config, want)
-	}
-	return nil
-}
-
 // Tensors returns every distinct weight tensor by name, in file order. The
 // shared classifier is not listed twice. Trainers and tests use it to visit
 // all parameters.
 func (w *Weights) Tensors(c Config) []NamedTensor {
 	var out []NamedTensor
-	for _, t := range c.weightLayout() {
+	for _, t := range weightLayout(c) {
 		if t.dst != nil {
 			out = append(out, NamedTensor{t.name, *t.dst(w)})
 		}

@@ -3,12 +3,13 @@ package cot
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // MaxNewTokens is how many tokens a completion of a problem may take: a
@@ -80,7 +81,7 @@ func (s Score) String() string {
 // up the results. The problems are shared among the machine's cores.
 func Evaluate(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, opts engine.Options) (Score, error) {
 	attempts := make([]Attempt, len(problems))
-	err := parallel(len(problems), func(i int) error {
+	err := forEach(len(problems), func(i int) error {
 		var err error
 		attempts[i], err = Solve(ctx, m, tok, problems[i], opts)
 		return err
@@ -138,7 +139,7 @@ func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count i
 // first sample of every problem would be equally lucky or unlucky.
 func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts engine.Options) ([][]engine.Sample, error) {
 	samples := make([][]engine.Sample, len(problems))
-	err := parallel(len(problems), func(i int) error {
+	err := forEach(len(problems), func(i int) error {
 		o := opts
 		o.Seed = engine.SampleSeed(opts.Seed, i)
 		var err error
@@ -203,29 +204,29 @@ func RightShare(p Problem, samples []engine.Sample) float64 {
 	return float64(right) / float64(len(samples))
 }
 
-// parallel calls f(0), …, f(n-1) on one goroutine per core and returns the
-// first error.
-func parallel(n int, f func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				if err := f(i); err != nil {
-					errs[w] = err
-					return
+// forEach calls f(0), …, f(n-1), shared among the cores by the engine's
+// team (engine/internal/parallel), and returns the error of the first
+// problem that failed. Once one fails, the problems not yet started are
+// skipped.
+func forEach(n int, f func(i int) error) error {
+	var (
+		mu      sync.Mutex
+		first   error
+		firstAt = n
+		failed  atomic.Bool
+	)
+	parallel.For(n, true, func(_, start, end int) {
+		for i := start; i < end && !failed.Load(); i++ {
+			if err := f(i); err != nil {
+				mu.Lock()
+				if i < firstAt {
+					first, firstAt = err, i
 				}
+				mu.Unlock()
+				failed.Store(true)
+				return
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
 		}
-	}
-	return nil
+	})
+	return first
 }

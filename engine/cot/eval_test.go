@@ -2,6 +2,7 @@ package cot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -156,5 +157,29 @@ func TestVoteScore(t *testing.T) {
 	}
 	if _, err := VoteScore(ps, samples[:1], 1); err == nil {
 		t.Error("VoteScore with samples for 1 of 2 problems: no error")
+	}
+}
+
+// TestEvaluateReportsAFailure: when the problems cannot be solved (the
+// settings are impossible), Evaluate and SampleAll stop and return the
+// error of a problem, Evaluate's naming it, rather than scores.
+func TestEvaluateReportsAFailure(t *testing.T) {
+	m, tok := MustLoad(Steps)
+	ps := Problems(2, 20, 3)
+	opts := engine.Options{Temperature: -1}
+	names := func(err error) bool {
+		for _, p := range ps {
+			if strings.Contains(err.Error(), p.Prompt()) {
+				return true
+			}
+		}
+		return false
+	}
+	var bad *engine.SettingError
+	if s, err := Evaluate(context.Background(), m, tok, ps, opts); !errors.As(err, &bad) || !names(err) {
+		t.Errorf("Evaluate at temperature -1 = %+v, %v; want an *engine.SettingError naming a problem", s, err)
+	}
+	if _, err := SampleAll(context.Background(), m, tok, ps, 2, opts); !errors.As(err, &bad) {
+		t.Errorf("SampleAll at temperature -1: %v; want an *engine.SettingError", err)
 	}
 }

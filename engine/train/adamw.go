@@ -44,7 +44,7 @@ func (o *AdamW) Update(params, grad []float32, lr float64) {
 		if s.decay {
 			decay = float32(o.WeightDecay)
 		}
-		parallelRows(s.n, func(i0, i1 int) {
+		forRows(s.n, func(i0, i1 int) {
 			for i := i0; i < i1; i++ {
 				gi := g[i]
 				m[i] = b1*m[i] + (1-b1)*gi
@@ -64,7 +64,7 @@ func ClipGradNorm(grad []float32, maxNorm float64) float64 {
 	// Partial sums over fixed blocks, added in order: deterministic.
 	const block = 1 << 14
 	parts := make([]float64, (len(grad)+block-1)/block)
-	parallel(len(parts), func(b int) {
+	forEach(len(parts), func(b int) {
 		var s float64
 		for _, v := range grad[b*block : min((b+1)*block, len(grad))] {
 			s += float64(v) * float64(v)

@@ -40,7 +40,7 @@ func (n *net) backward(grad *Params) {
 	// Cross-entropy: dL/dlogits = (p - onehot(target)) / rows, in place.
 	dlogits := n.logits
 	inv := float32(1 / float64(max(n.counted, 1)))
-	parallelRows(N, func(r0, r1 int) {
+	forRows(N, func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			row := dlogits[i*V : (i+1)*V]
 			t := n.targets[i]
@@ -92,7 +92,7 @@ func (n *net) backward(grad *Params) {
 // and adds Σ_rows dy·x·r into dw.
 func rmsnormBackward(dx, dw, dy, x, inv, w []float32, d int) {
 	rows := len(inv)
-	parallelRows(rows, func(r0, r1 int) {
+	forRows(rows, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			xr, dyr, dxr := x[r*d:(r+1)*d], dy[r*d:(r+1)*d], dx[r*d:(r+1)*d]
 			s := inv[r]
@@ -119,7 +119,7 @@ func rmsnormBackward(dx, dw, dy, x, inv, w []float32, d int) {
 // swigluBackward computes the gradients of g = silu(h1)·h3:
 // dh3 = dg·silu(h1) and dh1 = dg·h3·σ(h1)·(1 + h1·(1−σ(h1))).
 func swigluBackward(dh1, dh3, dg, h1, h3 []float32) {
-	parallelRows(len(dg), func(r0, r1 int) {
+	forRows(len(dg), func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			a := float64(h1[i])
 			sig := sigmoid(a)
@@ -144,7 +144,7 @@ func (n *net) attentionBackward(l int) {
 	scale := float32(1 / math.Sqrt(float64(hs)))
 	bb := n.grads
 	q, k, v, att := n.q[l], n.k[l], n.v[l], n.att[l]
-	parallel(n.B*KVH, func(task int) {
+	forEach(n.B*KVH, func(task int) {
 		b, kh := task/KVH, task%KVH
 		dP := bb.dP[task]
 		K, Vv := k[b*T*kv+kh*hs:], v[b*T*kv+kh*hs:]

@@ -4,13 +4,12 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // The fixed start of every vocabulary the trainer makes, as in llama2.c:
@@ -182,34 +181,36 @@ func TrainTokenizerContext(ctx context.Context, texts []string, vocabSize int) (
 // countChunks cuts every text (with the engine's leading space) into chunks
 // and counts how often each distinct chunk occurs, using all cores.
 func countChunks(ctx context.Context, texts []string) map[string]int64 {
-	workers := runtime.GOMAXPROCS(0)
-	parts := make([]map[string]int64, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m := map[string]int64{}
-			for i := w; i < len(texts); i += workers {
-				if texts[i] == "" {
-					continue
-				}
-				if ctx.Err() != nil {
-					break
-				}
-				for _, c := range Chunks(" " + texts[i]) {
-					m[c]++
-				}
+	parts := make([]map[string]int64, parallel.Workers())
+	parallel.For(len(texts), true, func(w, start, end int) {
+		if parts[w] == nil {
+			parts[w] = map[string]int64{}
+		}
+		m := parts[w]
+		for _, text := range texts[start:end] {
+			if text == "" {
+				continue
 			}
-			parts[w] = m
-		}()
-	}
-	wg.Wait()
-	all := parts[0]
-	for _, m := range parts[1:] {
+			if ctx.Err() != nil {
+				return
+			}
+			for _, c := range Chunks(" " + text) {
+				m[c]++
+			}
+		}
+	})
+	var all map[string]int64
+	for _, m := range parts {
+		if all == nil {
+			all = m // the first counts made: add the others to them
+			continue
+		}
 		for k, v := range m {
 			all[k] += v
 		}
+	}
+	if all == nil {
+		all = map[string]int64{}
 	}
 	return all
 }

@@ -37,7 +37,7 @@ func helper(x int) int {
 `
 
 // stdlibTexts reads a few real files of the installed Go source.
-func stdlibTexts(t *testing.T) []string {
+func stdlibTexts(t testing.TB) []string {
 	t.Helper()
 	c, err := LoadGoSource(filepath.Join(runtime.GOROOT(), "src", "strings"), SourceOptions{})
 	if err != nil {

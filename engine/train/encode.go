@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // Encoder turns a corpus into token ids with the engine's own
@@ -69,33 +70,37 @@ func (e *Encoder) encodeEach(ctx context.Context, docs []string) ([][]int32, err
 	if e == nil || e.tok == nil {
 		return nil, errors.New("encoder has no tokenizer")
 	}
-	workers := runtime.GOMAXPROCS(0)
 	enc := make([][]int32, len(docs))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(docs); i += workers {
-				if ctx.Err() != nil {
-					errs[w] = fmt.Errorf("%w while encoding document %d of %d: %v", ErrInterrupted, i, len(docs), ctx.Err())
-					return
-				}
-				ids, err := e.Encode(docs[i])
-				if err != nil {
-					errs[w] = fmt.Errorf("document %d: %w", i, err)
-					return
-				}
-				enc[i] = ids
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	var (
+		mu      sync.Mutex
+		first   error
+		firstAt = len(docs)
+		failed  atomic.Bool // a worker stopped: the others stop too
+	)
+	fail := func(i int, err error) {
+		mu.Lock()
+		if i < firstAt {
+			first, firstAt = err, i
 		}
+		mu.Unlock()
+		failed.Store(true)
+	}
+	parallel.For(len(docs), true, func(_, start, end int) {
+		for i := start; i < end && !failed.Load(); i++ {
+			if ctx.Err() != nil {
+				fail(i, fmt.Errorf("%w while encoding document %d of %d: %v", ErrInterrupted, i, len(docs), ctx.Err()))
+				return
+			}
+			ids, err := e.Encode(docs[i])
+			if err != nil {
+				fail(i, fmt.Errorf("document %d: %w", i, err))
+				return
+			}
+			enc[i] = ids
+		}
+	})
+	if first != nil {
+		return nil, first
 	}
 	return enc, nil
 }

@@ -51,4 +51,12 @@ func expShifted(x []float32, shift float32) float32 {
 }
 
 // sigmoid is the logistic function 1/(1+e^-a).
+//
+// It is kept out of line on purpose: inlined into the loops that call it
+// for every element (swigluRows, swigluBackward), it makes the code the
+// compiler writes for them run far slower than when they call it, and
+// whether it is inlined there otherwise depends on how those loops are
+// wrapped (see BenchmarkSwiGLU).
+//
+//go:noinline
 func sigmoid(a float64) float64 { return 1 / (1 + expf(-a)) }

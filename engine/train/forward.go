@@ -139,7 +139,7 @@ func (n *net) forward(tokens, targets []int32) (float64, int) {
 // records -log p(target).
 func (n *net) crossEntropy() (float64, int) {
 	V := n.p.Config.VocabSize
-	parallelRows(n.N, func(r0, r1 int) {
+	forRows(n.N, func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			z := n.logits[i*V : (i+1)*V]
 			mx := z[0]
@@ -177,7 +177,7 @@ func (n *net) crossEntropy() (float64, int) {
 // rmsnormRows normalises each row of x (width d) to unit root mean square,
 // times the gain w, exactly as the engine does, and keeps 1/rms per row.
 func rmsnormRows(out, inv, x, w []float32, d int) {
-	parallelRows(len(inv), func(r0, r1 int) {
+	forRows(len(inv), func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			row := x[r*d : (r+1)*d]
 			var ss float32
@@ -200,7 +200,7 @@ func rmsnormRows(out, inv, x, w []float32, d int) {
 // angles; inverse rotates the other way, which is the backward pass.
 func (n *net) rope(m []float32, cols int, inverse bool) {
 	hs := n.p.Config.HeadSize()
-	parallelRows(n.N, func(r0, r1 int) {
+	forRows(n.N, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			pos := r % n.T
 			cs, sn := n.cos[pos*hs/2:(pos+1)*hs/2], n.sin[pos*hs/2:(pos+1)*hs/2]
@@ -227,7 +227,7 @@ func (n *net) attention(l int) {
 	T, d, kv, hs, H := n.T, c.Dim, c.KVDim(), c.HeadSize(), c.NHeads
 	scale := float32(1 / math.Sqrt(float64(hs)))
 	q, k, v, att, ao := n.q[l], n.k[l], n.v[l], n.att[l], n.ao[l]
-	parallel(n.B*H, func(task int) {
+	forEach(n.B*H, func(task int) {
 		b, h := task/H, task%H
 		kh := h / c.KVMul()
 		Q := q[b*T*d+h*hs:]
@@ -268,7 +268,7 @@ func softmaxCausal(x []float32) {
 
 // swigluRows computes g = silu(h1)·h3 elementwise, as the engine does.
 func swigluRows(g, h1, h3 []float32) {
-	parallelRows(len(g), func(r0, r1 int) {
+	forRows(len(g), func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			a := h1[i]
 			g[i] = a * float32(sigmoid(float64(a))) * h3[i]

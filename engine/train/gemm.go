@@ -1,11 +1,8 @@
 package train
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-
 	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // Training spends most of its time in matrix products: kernel.Gemm, an
@@ -31,43 +28,21 @@ func linearBackward(dx, dw, dy, x, w []float32, rows, out, in int, accumulate bo
 	kernel.Gemm(false, false, rows, in, out, 1, dy, out, w, in, beta, dx, in)
 }
 
-// parallel runs f(i) for i in [0, n) on all cores. Each i is processed by
-// exactly one goroutine, so the results do not depend on scheduling as long
-// as the calls write to disjoint memory.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
+// forEach runs f(i) for i in [0, n), shared among the cores by the
+// engine's team (engine/internal/parallel). Each i is processed by exactly
+// one goroutine, so the results do not depend on scheduling as long as
+// the calls write to disjoint memory.
+func forEach(n int, f func(i int)) {
+	parallel.For(n, true, func(_, start, end int) {
+		for i := start; i < end; i++ {
 			f(i)
 		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	})
 }
 
-// parallelRows runs f over [0, rows) cut into one contiguous range per core.
-func parallelRows(rows int, f func(r0, r1 int)) {
-	workers := runtime.GOMAXPROCS(0)
-	per := (rows + workers - 1) / workers
-	parallel(workers, func(w int) {
-		r0, r1 := w*per, min((w+1)*per, rows)
-		if r0 < r1 {
-			f(r0, r1)
-		}
-	})
+// forRows runs f over ranges that cover [0, rows) once, shared among the
+// cores. The ranges' bounds vary with the number of cores and with
+// scheduling: f must compute each row alike whatever range it is in.
+func forRows(rows int, f func(r0, r1 int)) {
+	parallel.For(rows, true, func(_, r0, r1 int) { f(r0, r1) })
 }

@@ -26,6 +26,9 @@
 # bench's decode rate (the median of 3 runs after a warm-up, every token
 # timed). Other work on the machine moves both: compare only numbers from
 # one run of this script.
+#
+# A run that finishes is appended to engine/cmd/bench/results.md (see
+# versus-common.sh, which the three versus scripts share).
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -36,29 +39,14 @@ l2c=$1 models=$2 rounds=${3:-5}
 for f in "$l2c/run.c" "$models/stories260K.bin" "$models/tok512.bin"; do
 	[ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
 done
-case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS = $rounds: want a whole number, at least 1" >&2; exit 2 ;; esac
-if ! grep -qs 'module github.com/tokenbytoken/course' go.mod; then
-	echo "$0: run it from the repository's root" >&2
-	exit 2
-fi
 cc=${CC:-cc}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+cmdline="$0 $*"
+. "$(dirname "$0")/versus-common.sh"
 $cc -Ofast -march=native -o "$tmp/run" "$l2c/run.c" -lm
 omp=
 if $cc -Ofast -march=native -fopenmp -o "$tmp/runomp" "$l2c/run.c" -lm 2>/dev/null; then omp=1; fi
-go build -o "$tmp/bench" ./engine/cmd/bench
 "$tmp/bench" -make-model "$tmp/random15M.bin" -make-tokenizer "$tmp/tok32000.bin" \
 	-dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256 >/dev/null
-
-# median reads numbers, one a line, and prints their median.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-# spread C G reads two files of rates, one a round, and prints the lowest
-# and highest of the rounds' ratios (G's rate over C's in the same round):
-# how far the machine moved the ratio while the rows ran.
-spread() { paste "$1" "$2" | awk '$1 > 0 { r = $2 / $1; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r } END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }'; }
 
 # c_rate MODEL TOKENIZER STEPS THREADS prints run.c's tok/s.
 c_rate() {
@@ -73,7 +61,7 @@ go_rate() {
 		awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }'
 }
 
-printf '%-32s %7s %12s %12s %7s %13s\n' model threads "C tok/s" "engine tok/s" ratio "round ratios"
+say '%-32s %7s %12s %12s %7s %13s\n' model threads "C tok/s" "engine tok/s" ratio "round ratios"
 row() { # NAME MODEL TOKENIZER STEPS THREADS
 	: >"$tmp/c" && : >"$tmp/go"
 	i=0
@@ -83,7 +71,7 @@ row() { # NAME MODEL TOKENIZER STEPS THREADS
 		i=$((i + 1))
 	done
 	c=$(median <"$tmp/c") g=$(median <"$tmp/go")
-	printf '%-32s %7d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
+	say '%-32s %7d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
 }
 
 row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
@@ -99,4 +87,7 @@ if [ "${WITH_110M:-}" = 1 ]; then
 	row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 1
 	if [ -n "$omp" ]; then row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 2; fi
 fi
-[ -n "$omp" ] || echo "(no two-thread rows: $cc has no OpenMP)"
+[ -n "$omp" ] || say '%s\n' "(no two-thread rows: $cc has no OpenMP)"
+say '%s\n' "(decode, greedy; ratio = engine / run.c; rounds: $rounds)"
+l2cv=$(git -C "$l2c" rev-parse --short HEAD 2>/dev/null) && l2cv="commit $l2cv" || l2cv="sha256 $(sha256sum "$l2c/run.c" | cut -c1-12)"
+record "llama2.c's run.c ($l2cv), built by $($cc --version | head -n 1) with -Ofast -march=native${omp:+ (and -fopenmp for 2 threads)}"

@@ -38,6 +38,9 @@
 # rate of the median. llama.cpp keeps its defaults otherwise (an f16 KV
 # cache, no flash attention). Other work on the machine moves both: compare
 # only numbers from one run of this script.
+#
+# A run that finishes is appended to engine/cmd/bench/results.md (see
+# versus-common.sh, which the three versus scripts share).
 set -eu
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
@@ -51,17 +54,14 @@ done
 for f in "$models/stories260K.bin" "$models/tok512.bin"; do
 	[ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
 done
-case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS = $rounds: want a whole number, at least 1" >&2; exit 2 ;; esac
-grep -qs 'module github.com/tokenbytoken/course' go.mod || { echo "$0: run it from the repository's root" >&2; exit 2; }
 target=engine/models/target.bin targettok=engine/models/tokenizer.bin
 for f in "$target" "$targettok"; do
 	[ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
 done
 big=${WITH_110M:-}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/bench" ./engine/cmd/bench
+cmdline="$0 $*"
+. "$(dirname "$0")/versus-common.sh"
 "$tmp/bench" -make-model "$tmp/random15M.bin" -make-tokenizer "$tmp/tok32000.bin" \
 	-dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256 >/dev/null
 if [ -n "$big" ]; then
@@ -84,14 +84,6 @@ convert "$models/stories260K.bin" "$models/tok512.bin" "$tmp/stories260K.gguf"
 convert "$target" "$targettok" "$tmp/target.gguf"
 if [ -n "$big" ]; then convert "$tmp/random110M.bin" "$tmp/tok32000.bin" "$tmp/random110M.gguf"; fi
 
-# median reads numbers, one a line, and prints their median.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-# spread C G reads two files of rates, one a round, and prints the lowest
-# and highest of the rounds' ratios (G's rate over C's in the same round):
-# how far the machine moved the ratio while the rows ran.
-spread() { paste "$1" "$2" | awk '$1 > 0 { r = $2 / $1; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r } END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }'; }
-
 # cpp_rates GGUF THREADS prints llama.cpp's decode and prefill tok/s.
 cpp_rates() {
 	"$lcp/llama-bench" -m "$1" -p 128 -n 256 -t "$2" -r 3 -o jsonl 2>"$tmp/llama-bench.log" >"$tmp/llama-bench.out" ||
@@ -113,7 +105,7 @@ go_rates() {
 		{ echo "$0: no decode and prefill figures from bench on $1" >&2; exit 1; }
 }
 
-printf '%-28s %-8s %7s %14s %12s %7s %13s\n' model test threads "llama.cpp tok/s" "engine tok/s" ratio "round ratios"
+say '%-28s %-8s %7s %14s %12s %7s %13s\n' model test threads "llama.cpp tok/s" "engine tok/s" ratio "round ratios"
 row() { # NAME GGUF MODEL THREADS
 	: >"$tmp/cd" && : >"$tmp/cp" && : >"$tmp/gd" && : >"$tmp/gp"
 	i=0
@@ -127,7 +119,7 @@ row() { # NAME GGUF MODEL THREADS
 	for test in decode prefill; do
 		case $test in decode) cf=$tmp/cd gf=$tmp/gd ;; *) cf=$tmp/cp gf=$tmp/gp ;; esac
 		c=$(median <"$cf") g=$(median <"$gf")
-		printf '%-28s %-8s %7d %14.1f %12.1f %7.2f %13s\n' "$1" "$test" "$4" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$cf" "$gf")"
+		say '%-28s %-8s %7d %14.1f %12.1f %7.2f %13s\n' "$1" "$test" "$4" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$cf" "$gf")"
 	done
 }
 
@@ -137,4 +129,5 @@ for t in 1 2; do
 	row "default target" "$tmp/target.gguf" "$target" $t
 	if [ -n "$big" ]; then row "stories110M shape (random)" "$tmp/random110M.gguf" "$tmp/random110M.bin" $t; fi
 done
-echo "(decode: 256 tokens from an empty context; prefill: 128 tokens in one batch; ratio = engine / llama.cpp; rounds: $rounds)"
+say '%s\n' "(decode: 256 tokens from an empty context; prefill: 128 tokens in one batch; ratio = engine / llama.cpp; rounds: $rounds)"
+record "llama.cpp's llama-bench, $("$lcp/llama-bench" --version 2>&1 | tr '\n' ' ' | sed 's/ *$//')"

@@ -31,6 +31,9 @@
 # reports the rate of the median. llama.cpp keeps its defaults otherwise
 # (an f16 KV cache, flash attention on "auto"). Other work on the machine
 # moves both: compare only numbers from one run of this script.
+#
+# A run that finishes is appended to engine/cmd/bench/results.md (see
+# versus-common.sh, which the three versus scripts share).
 set -eu
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -39,22 +42,11 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 lcp=$1 rounds=${2:-3}
 [ -x "$lcp/llama-bench" ] || { echo "$0: $lcp/llama-bench: no such program" >&2; exit 1; }
-case $rounds in '' | *[!0-9]* | 0) echo "$0: ROUNDS = $rounds: want a whole number, at least 1" >&2; exit 2 ;; esac
-grep -qs 'module github.com/tokenbytoken/course' go.mod || { echo "$0: run it from the repository's root" >&2; exit 2; }
 gguf=kernel/.models/smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
 [ -f "$gguf" ] || { echo "$0: $gguf: no such file (make install fetches it)" >&2; exit 1; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/bench" ./engine/cmd/bench
-
-# median reads numbers, one a line, and prints their median.
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-# spread C G reads two files of rates, one a round, and prints the lowest
-# and highest of the rounds' ratios (G's rate over C's in the same round):
-# how far the machine moved the ratio while the rows ran.
-spread() { paste "$1" "$2" | awk '$1 > 0 { r = $2 / $1; if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r } END { if (n) printf "%.2f-%.2f", lo, hi; else printf "-" }'; }
+cmdline="$0 $*"
+. "$(dirname "$0")/versus-common.sh"
 
 # cpp_rates THREADS prints llama.cpp's decode and prefill tok/s.
 cpp_rates() {
@@ -77,7 +69,7 @@ go_rates() {
 		{ echo "$0: no decode and prefill figures from bench -model smollm2" >&2; exit 1; }
 }
 
-printf '%-8s %7s %15s %12s %7s %13s\n' test threads "llama.cpp tok/s" "engine tok/s" ratio "round ratios"
+say '%-8s %7s %15s %12s %7s %13s\n' test threads "llama.cpp tok/s" "engine tok/s" ratio "round ratios"
 row() { # THREADS
 	: >"$tmp/cd" && : >"$tmp/cp" && : >"$tmp/gd" && : >"$tmp/gp"
 	i=0
@@ -91,11 +83,12 @@ row() { # THREADS
 	for test in decode prefill; do
 		case $test in decode) cf=$tmp/cd gf=$tmp/gd ;; *) cf=$tmp/cp gf=$tmp/gp ;; esac
 		c=$(median <"$cf") g=$(median <"$gf")
-		printf '%-8s %7d %15.1f %12.1f %7.2f %13s\n' "$test" "$1" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$cf" "$gf")"
+		say '%-8s %7d %15.1f %12.1f %7.2f %13s\n' "$test" "$1" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$cf" "$gf")"
 	done
 }
 
 for t in 1 2; do
 	row $t
 done
-echo "(SmolLM2-135M-Instruct Q4_1; decode: 128 tokens from an empty context; prefill: 128 tokens in one batch; ratio = engine / llama.cpp; rounds: $rounds)"
+say '%s\n' "(SmolLM2-135M-Instruct Q4_1; decode: 128 tokens from an empty context; prefill: 128 tokens in one batch; ratio = engine / llama.cpp; rounds: $rounds)"
+record "llama.cpp's llama-bench, $("$lcp/llama-bench" --version 2>&1 | tr '\n' ' ' | sed 's/ *$//')"

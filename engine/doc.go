@@ -9,8 +9,8 @@
 //
 // The files read top to bottom like the lessons:
 //
-//   - config.go, weights.go, checkpoint.go: the model's shape and weights,
-//     and the llama2.c file layout; matrices.go: the weights as the forward
+//   - model.go, config.go, weights.go, checkpoint.go: the model, its shape
+//     and weights, and the llama2.c file layout; matrices.go: the weights as the forward
 //     pass reads them, each matrix a Matrix with its own products, float32
 //     or quantized; model_gguf.go, load.go: models from GGUF files, and
 //     loading a model by name or path.
@@ -26,7 +26,10 @@
 //   - softmax.go, logprobs.go: from logits to probabilities.
 //   - sample.go and one file per sampling stage: bias.go, penalty.go,
 //     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the
-//     seeded random number generator.
+//     seeded random number generator; constraint.go, token_bytes.go: a
+//     language the text must stay in (a JSON Schema, a regular expression,
+//     a grammar; compiled by package engine/constrain) as the stage that
+//     masks every token leading out of it.
 //   - generate.go, stop.go, stream.go: the autoregressive loop, its finish
 //     reasons and stop conditions, and streaming of whole characters.
 //   - lm.go, nocache.go, beam.go, speculative.go, drafter.go: other ways to

@@ -20,6 +20,7 @@ func TestLookupGuesses(t *testing.T) {
 		sum += math.Exp(float64(z))
 	}
 	guesses, err := LookupGuesses(logits, []int{5, 6, 7, 8}, []int{5, 6, 9}, engine.PromptLookup{})
+	// (Token 9's text is a byte that is not UTF-8 on its own.)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +42,8 @@ func TestLookupGuesses(t *testing.T) {
 	if math.Abs(right-1.0/3) > 1e-12 || math.Abs(wrong-1.0/3) > 1e-12 || math.Abs(none-1.0/3) > 1e-12 {
 		t.Errorf("shares right %v, wrong %v, none %v; want a third each", right, wrong, none)
 	}
-	page := LookupGuessesHTML(guesses, func(id int) string { return []string{"a", "b", "c", "d", "e", "<&>", "g", "h", "i", "j"}[id] })
-	for _, s := range []string{"&lt;&amp;&gt;", "no match", `guessed &#34;h&#34;`, "#b7e4c0", "#f4b6b6"} {
+	page := LookupGuessesHTML(guesses, func(id int) string { return []string{"a", "b", "c", "d", "e", "<&>", "g", "h", "i\n", "\xff"}[id] })
+	for _, s := range []string{"&lt;&amp;&gt;", "\uFFFD", "no match", `guessed &#34;h&#34;`, "#b7e4c0", "#f4b6b6"} {
 		if !strings.Contains(page, s) {
 			t.Errorf("the page lacks %q:\n%s", s, page)
 		}

@@ -214,3 +214,20 @@ func (l LookupLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	}
 	return rows, nil
 }
+
+// LookupDrawsAt draws the token after seq draws times at temperature, two
+// ways: from m alone (TargetDraws) and by speculative decoding with prompt
+// lookup drafting (FirstDraws). It returns both counts, and p, m's exact
+// distribution there at temperature.
+func LookupDrawsAt(m *engine.Model, seq []int, temperature float64, draws int) (p []float64, alone, spec []int, err error) {
+	if p, err = NextTokenDistribution(m, seq, temperature); err != nil {
+		return nil, nil, nil, err
+	}
+	if alone, err = TargetDraws(m, seq, temperature, draws); err != nil {
+		return nil, nil, nil, err
+	}
+	if spec, err = FirstDraws(engine.NewModelLM(m, 1), engine.PromptLookup{}, seq, temperature, draws); err != nil {
+		return nil, nil, nil, err
+	}
+	return p, alone, spec, nil
+}

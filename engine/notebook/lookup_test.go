@@ -163,3 +163,36 @@ func TestLookupLM(t *testing.T) {
 		t.Errorf("tokens %v with %d rejections, want eight 2s and none", run.Stats.Tokens, run.Stats.Rejected)
 	}
 }
+
+// TestLookupDrawsAt: both ways draw the asked number of tokens from the
+// course's model, and p is a distribution over its vocabulary.
+func TestLookupDrawsAt(t *testing.T) {
+	m, tok, err := engine.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, err := tok.Encode("x := x + 1\nx := x", true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, alone, spec, err := LookupDrawsAt(m, seq, 1, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(c []int) (n int) {
+		for _, v := range c {
+			n += v
+		}
+		return n
+	}
+	var total float64
+	for _, v := range p {
+		total += v
+	}
+	if len(p) != m.Config.VocabSize || math.Abs(total-1) > 1e-6 || sum(alone) != 50 || sum(spec) != 50 {
+		t.Errorf("%d probabilities summing to %v, %d and %d draws; want %d, 1, 50 and 50", len(p), total, sum(alone), sum(spec), m.Config.VocabSize)
+	}
+	if _, _, _, err := LookupDrawsAt(m, seq, 0, 50); err == nil {
+		t.Error("temperature 0 was accepted: there is no distribution to draw from")
+	}
+}

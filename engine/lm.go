@@ -38,8 +38,11 @@ type ModelLM struct {
 	States int
 	// Profile, when not nil, collects the cost of every pass.
 	Profile *Profile
-	// Passes counts forward passes; Positions counts the positions they
-	// ran through the model (a cache hit runs fewer than asked for).
+	// Passes counts the questions that ran the model, each one pass over
+	// its new tokens (split in two when tokens come before the rows asked
+	// for, so that only those rows pay for the vocabulary projection);
+	// Positions counts the positions they ran through the model (a cache
+	// hit runs fewer than asked for).
 	Passes, Positions int64
 
 	slots []*lmSlot
@@ -96,13 +99,36 @@ func (m *ModelLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	m.clock++
 	slot.used = m.clock
 	slot.st.Profile = m.Profile
-	rows, err := slot.st.PrefillAll(prefix[reuse:], reuse)
+	rows, err := m.run(slot.st, prefix[reuse:], reuse, n)
 	if err != nil {
 		return nil, err
 	}
 	m.Passes++
 	m.Positions += int64(len(prefix) - reuse)
-	return rows[len(rows)-n:], nil
+	return rows, nil
+}
+
+// run feeds tokens to st from position pos and returns the logits of the
+// last n of them. The vocabulary projection (one row of logits per
+// vocabulary token, the largest matrix of a small model) is paid only for
+// those n: a prompt asked for its next token projects one position, not
+// every position of the prompt. When some tokens come before the n, they
+// go through a pass of their own without logits first.
+func (m *ModelLM) run(st *State, tokens []int, pos, n int) ([][]float32, error) {
+	if n == 1 {
+		logits, err := st.Prefill(tokens, pos)
+		if err != nil {
+			return nil, err
+		}
+		return [][]float32{logits}, nil
+	}
+	if before := len(tokens) - n; before > 0 {
+		if _, err := st.Prefill(tokens[:before], pos); err != nil {
+			return nil, err
+		}
+		tokens, pos = tokens[before:], pos+before
+	}
+	return st.PrefillAll(tokens, pos)
 }
 
 // pick chooses the kept sequence to extend to prefix and how many of its

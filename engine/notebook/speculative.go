@@ -49,12 +49,18 @@ func (c *passCounter) NextLogits(prefix []int, n int) ([][]float32, error) {
 	return c.LM.NextLogits(prefix, n)
 }
 
-// MeasureSpeculative runs engine.Speculative with opts and records how many
-// tokens each round (each pass of the target) added.
+// MeasureSpeculative runs engine.Speculative with a draft model and opts,
+// and records how many tokens each round (each pass of the target) added.
 func MeasureSpeculative(target, draft engine.LM, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
+	return MeasureDrafter(target, engine.DraftLM{LM: draft}, prompt, opts)
+}
+
+// MeasureDrafter is MeasureSpeculative with any drafter: a draft model
+// (engine.DraftLM) or prompt lookup (engine.PromptLookup).
+func MeasureDrafter(target engine.LM, drafter engine.Drafter, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
 	counter := &passCounter{LM: target}
 	run := SpeculativeRun{Gamma: opts.Gamma}
-	for step, err := range engine.Speculative(context.Background(), counter, engine.DraftLM{LM: draft}, prompt, opts) {
+	for step, err := range engine.Speculative(context.Background(), counter, drafter, prompt, opts) {
 		if err != nil {
 			return run, err
 		}

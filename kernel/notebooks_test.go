@@ -175,7 +175,8 @@ func TestNotebookMetadataIsWhatJupyterLabWrites(t *testing.T) {
 }
 
 // maxCodeLines is the longest a notebook's code cell may be: a cell reads as
-// one experiment, and the plumbing behind it lives in engine/notebook.
+// one experiment, and the plumbing behind it lives in engine/experiment
+// (measurements) and engine/notebook (charts).
 const maxCodeLines = 25
 
 // TestNotebookCellsReadAsTheExperiment: every code cell is at most
@@ -201,7 +202,7 @@ func TestNotebookCellsReadAsTheExperiment(t *testing.T) {
 				if cell.CellType == "code" {
 					src := strings.TrimRight(source(t, cell.Source), "\n")
 					if n := strings.Count(src, "\n") + 1; n > maxCodeLines {
-						t.Errorf("code cell %d (%s) is %d lines; at most %d: move its plumbing into engine/notebook", i, cell.ID, n, maxCodeLines)
+						t.Errorf("code cell %d (%s) is %d lines; at most %d: move its plumbing into engine/experiment or engine/notebook", i, cell.ID, n, maxCodeLines)
 					}
 					if previous == "code" {
 						t.Errorf("code cell %d (%s) follows a code cell: put a sentence of why between them", i, cell.ID)

@@ -13,7 +13,7 @@
 #                  chart must draw), and every notebook opened and saved
 #                  (nothing may change)
 #   fuzz           every fuzz target for a short while (kernel/fuzz.sh)
-#   go test        the whole module's tests (engine, engine/notebook, kernel,
+#   go test        the whole module's tests (engine, engine/notebook, engine/experiment, kernel,
 #                  the exercise grader), last so that go test's closing lines
 #                  (a line per package, "ok" or "FAIL") end the output. The
 #                  exercises themselves are left out: their tests fail until

@@ -1,4 +1,10 @@
-// Package notebook draws go-echarts charts in GoNB notebook cells.
+// Package notebook shows things in the cells of the course's GoNB
+// notebooks: go-echarts charts (Show, HTML and the chart builders), text
+// tables, a text's tokens on coloured backgrounds (ShowTokens), labels for
+// token texts, knobs that redraw a view while a learner turns them
+// (Interact), and charts that grow while a cell runs (LiveLines). It draws
+// and formats; the experiments whose results it shows are in package
+// engine/experiment.
 //
 // A chart is sent to the notebook as one HTML fragment: the chart's <div>
 // and a script that first makes sure the ECharts library is loaded, then

@@ -1,0 +1,347 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/notebook"
+)
+
+// Speculative decoding, measured (notebook 10): the rounds of a run, the
+// distribution of the tokens it draws, and the charts of both.
+
+// ExpectedTokensPerPass is how many tokens a round of speculative decoding
+// yields on average when each checked proposal is accepted with
+// probability alpha, independently: (1 − α^(γ+1)) / (1 − α), from 1 (α = 0)
+// to γ+1 (α = 1).
+func ExpectedTokensPerPass(alpha float64, gamma int) float64 {
+	if alpha >= 1 {
+		return float64(gamma + 1)
+	}
+	return (1 - math.Pow(alpha, float64(gamma+1))) / (1 - alpha)
+}
+
+// SpeculativeRun is one speculative generation with what each round
+// yielded.
+type SpeculativeRun struct {
+	Gamma int                     // tokens the draft proposed per round
+	Stats engine.SpeculativeStats // the engine's counts
+	// Yields holds, round by round, how many tokens the round added: 1 to
+	// γ+1 (the last round can be cut short by the length limit).
+	Yields []int
+}
+
+// YieldShares returns, for k = 1 … γ+1, the share of the run's rounds that
+// added k tokens (measured), and the share the acceptance model predicts
+// with the run's measured α: a round stops at the first rejection, so k
+// tokens (k ≤ γ) come with probability α^(k−1)·(1 − α), and all γ+1 with
+// probability α^γ.
+func (r SpeculativeRun) YieldShares() (measured, predicted []float64) {
+	measured = make([]float64, r.Gamma+1)
+	predicted = make([]float64, r.Gamma+1)
+	for _, y := range r.Yields {
+		if y >= 1 && y <= r.Gamma+1 {
+			measured[y-1]++
+		}
+	}
+	for i := range measured {
+		measured[i] /= float64(max(1, len(r.Yields)))
+	}
+	alpha := r.Stats.AcceptanceRate()
+	for k := 1; k <= r.Gamma; k++ {
+		predicted[k-1] = math.Pow(alpha, float64(k-1)) * (1 - alpha)
+	}
+	predicted[r.Gamma] = math.Pow(alpha, float64(r.Gamma))
+	return measured, predicted
+}
+
+// passCounter is an LM that counts its NextLogits calls.
+type passCounter struct {
+	engine.LM
+	passes int
+}
+
+func (c *passCounter) NextLogits(prefix []int, n int) ([][]float32, error) {
+	c.passes++
+	return c.LM.NextLogits(prefix, n)
+}
+
+// MeasureSpeculative runs engine.Speculative with a draft model and opts,
+// and records how many tokens each round (each pass of the target) added.
+func MeasureSpeculative(target, draft engine.LM, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
+	return MeasureDrafter(target, engine.DraftLM{LM: draft}, prompt, opts)
+}
+
+// MeasureDrafter is MeasureSpeculative with any drafter: a draft model
+// (engine.DraftLM) or prompt lookup (engine.PromptLookup).
+func MeasureDrafter(target engine.LM, drafter engine.Drafter, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
+	counter := &passCounter{LM: target}
+	run := SpeculativeRun{Gamma: opts.Gamma}
+	for step, err := range engine.Speculative(context.Background(), counter, drafter, prompt, opts) {
+		if err != nil {
+			return run, err
+		}
+		if step.ID != engine.NoToken {
+			// A round's tokens are decided after its target pass.
+			for len(run.Yields) < counter.passes {
+				run.Yields = append(run.Yields, 0)
+			}
+			run.Yields[counter.passes-1]++
+		}
+		if step.Stats != nil {
+			run.Stats = *step.Stats.Speculative
+		}
+	}
+	return run, nil
+}
+
+// SpeculativeRunHTML is the view of one run for a γ knob: a bar chart of how
+// many tokens its rounds added, measured and as the acceptance model
+// predicts, then a line of text with α and the tokens per target pass,
+// measured and by ExpectedTokensPerPass.
+func SpeculativeRunHTML(r SpeculativeRun) string {
+	measured, predicted := r.YieldShares()
+	labels := make([]string, r.Gamma+1)
+	for i := range labels {
+		labels[i] = fmt.Sprint(i + 1)
+	}
+	alpha := r.Stats.AcceptanceRate()
+	chart := notebook.GroupedBars(fmt.Sprintf("γ = %d: tokens added per round (%d rounds)", r.Gamma, len(r.Yields)), "share of rounds", labels,
+		notebook.Series{Name: "measured", Values: roundTo(measured, 3)},
+		notebook.Series{Name: fmt.Sprintf("predicted from α = %.2f", alpha), Values: roundTo(predicted, 3)})
+	return notebook.HTML(chart) + fmt.Sprintf(`<p style="font-family: monospace">γ = %d: α = %.2f; %d tokens from %d target passes = %.2f tokens per pass `+
+		`(formula (1 − α^(γ+1)) / (1 − α): %.2f); %d draft passes, %.2f per token; %d of %d proposals used</p>`,
+		r.Gamma, alpha, len(r.Stats.Tokens), r.Stats.TargetPasses, r.Stats.TokensPerTargetPass(), ExpectedTokensPerPass(alpha, r.Gamma),
+		r.Stats.DraftPasses, float64(r.Stats.DraftPasses)/float64(max(1, len(r.Stats.Tokens))), r.Stats.Accepted, r.Stats.Drafted)
+}
+
+// SpeculativeGammaChart draws tokens per target pass against γ for runs
+// with γ = 1, 2, …: measured, by the formula fed each run's measured α, and
+// α itself.
+func SpeculativeGammaChart(runs []SpeculativeRun) *charts.Line {
+	var x []string
+	var measured, formula, alphas []float64
+	for _, r := range runs {
+		alpha := r.Stats.AcceptanceRate()
+		x = append(x, fmt.Sprint(r.Gamma))
+		measured = append(measured, r.Stats.TokensPerTargetPass())
+		formula = append(formula, ExpectedTokensPerPass(alpha, r.Gamma))
+		alphas = append(alphas, alpha)
+	}
+	return notebook.LinesXY("Tokens per target pass", "γ (tokens drafted per round)", "tokens", x,
+		notebook.Series{Name: "measured", Values: roundTo(measured, 3)},
+		notebook.Series{Name: "(1 − α^(γ+1)) / (1 − α)", Values: roundTo(formula, 3)},
+		notebook.Series{Name: "α (acceptance rate)", Values: roundTo(alphas, 3)})
+}
+
+// roundTo rounds values to a number of decimals, so that a chart's labels
+// and tooltips stay short.
+func roundTo(values []float64, decimals int) []float64 {
+	p := math.Pow(10, float64(decimals))
+	out := make([]float64, len(values))
+	for i, v := range values {
+		out[i] = math.Round(v*p) / p
+	}
+	return out
+}
+
+// NextTokenDistribution returns the model's distribution over the token
+// after prompt: softmax of its logits divided by temperature (above 0).
+func NextTokenDistribution(m *engine.Model, prompt []int, temperature float64) ([]float64, error) {
+	if !(temperature > 0) {
+		return nil, fmt.Errorf("temperature %v: a distribution needs a temperature above 0", temperature)
+	}
+	logits, err := m.NewState().Prefill(prompt, 0)
+	if err != nil {
+		return nil, err
+	}
+	z := make([]float32, len(logits))
+	for i, l := range logits {
+		z[i] = float32(float64(l) / temperature)
+	}
+	return engine.Softmax(z), nil
+}
+
+// TargetDraws counts the tokens the model alone draws after prompt, with
+// the engine's sampler at temperature and seeds 1 … draws: counts[id] is
+// how many of the draws were token id. It is the first token that
+// engine.Generate would make with each of those seeds.
+func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) ([]int, error) {
+	logits, err := m.NewState().Prefill(prompt, 0)
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]int, len(logits))
+	for seed := 1; seed <= draws; seed++ {
+		s, err := engine.NewSampler(temperature, 1, uint64(seed))
+		if err != nil {
+			return nil, err
+		}
+		id, err := s.Sample(logits)
+		if err != nil {
+			return nil, err
+		}
+		counts[id]++
+	}
+	return counts, nil
+}
+
+// SpeculativeDraws counts the first token engine.Speculative makes after
+// prompt, with draft length gamma, at temperature, over seeds 1 … draws.
+// The draft always proposes that token, so every count went through the
+// acceptance test: kept with probability min(1, p/q), or replaced by a draw
+// from the leftover max(0, p − q). The draws are shared between as many
+// workers as there are processors (at most 4), each with its own caches;
+// the counts do not depend on how they are shared.
+func SpeculativeDraws(target, draft *engine.Model, prompt []int, gamma int, temperature float64, draws int) ([]int, error) {
+	workers := max(1, min(4, runtime.GOMAXPROCS(0), draws))
+	counts := make([][]int, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w], errs[w] = speculativeFirsts(target, draft, prompt, gamma, temperature, w+1, draws, workers)
+		}()
+	}
+	wg.Wait()
+	total := make([]int, target.Config.VocabSize)
+	for w := range workers {
+		if errs[w] != nil {
+			return nil, errs[w]
+		}
+		for id, c := range counts[w] {
+			total[id] += c
+		}
+	}
+	return total, nil
+}
+
+// speculativeFirsts counts the first tokens of engine.Speculative for the
+// seeds first, first+step, … up to last.
+func speculativeFirsts(target, draft *engine.Model, prompt []int, gamma int, temperature float64, first, last, step int) ([]int, error) {
+	t, d := engine.NewModelLM(target, 1), engine.NewModelLM(draft, 1)
+	counts := make([]int, target.Config.VocabSize)
+	for seed := first; seed <= last; seed += step {
+		id := -1
+		for step, err := range engine.Speculative(context.Background(), t, engine.DraftLM{LM: d}, prompt, engine.SpeculativeOptions{
+			Gamma: gamma, MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
+		}) {
+			if err != nil {
+				return nil, err
+			}
+			id = step.ID
+			break // the first token is all this needs
+		}
+		if id < 0 || id >= len(counts) {
+			return nil, fmt.Errorf("seed %d: no first token", seed)
+		}
+		counts[id]++
+	}
+	return counts, nil
+}
+
+// Shares turns counts into shares of their total.
+func Shares(counts []int) []float64 {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	out := make([]float64, len(counts))
+	for i, c := range counts {
+		if total > 0 {
+			out[i] = float64(c) / float64(total)
+		}
+	}
+	return out
+}
+
+// TotalVariation is the total variation distance between two distributions
+// over the same outcomes, half the sum of |p_i − q_i|: the largest
+// difference in the probability they give any set of outcomes, 0 for the
+// same distribution and 1 for two that never agree.
+func TotalVariation(p, q []float64) float64 {
+	if len(p) != len(q) {
+		panic(fmt.Sprintf("experiment.TotalVariation: %d outcomes against %d", len(p), len(q)))
+	}
+	d := 0.0
+	for i := range p {
+		d += math.Abs(p[i] - q[i])
+	}
+	return d / 2
+}
+
+// TopTokenBars compares distributions over one vocabulary with grouped
+// bars: one group for each of the k tokens that rank (a distribution over
+// the same vocabulary) gives the most probability, labelled by label(id),
+// and a last group "other" with the rest of each distribution. Every series
+// needs one value per token.
+func TopTokenBars(title string, rank []float64, k int, label func(id int) string, series ...notebook.Series) *charts.Bar {
+	first := rank
+	ids := TopIDs(rank, k)
+	labels := make([]string, 0, len(ids)+1)
+	for _, id := range ids {
+		labels = append(labels, label(id))
+	}
+	labels = append(labels, "other")
+	bars := make([]notebook.Series, len(series))
+	for i, s := range series {
+		if len(s.Values) != len(first) {
+			panic(fmt.Sprintf("experiment.TopTokenBars: series %q has %d values for %d tokens", s.Name, len(s.Values), len(first)))
+		}
+		rest := 0.0
+		for _, v := range s.Values {
+			rest += v
+		}
+		values := make([]float64, 0, len(labels))
+		for _, id := range ids {
+			values = append(values, s.Values[id])
+			rest -= s.Values[id]
+		}
+		bars[i] = notebook.Series{Name: s.Name, Values: roundTo(append(values, math.Max(0, rest)), 3)}
+	}
+	return notebook.GroupedBars(title, "probability", labels, bars...)
+}
+
+// TopIDs returns the ids of the k largest probabilities, largest first
+// (ties in id order); all of them if k is larger.
+func TopIDs(probs []float64, k int) []int {
+	ids := make([]int, len(probs))
+	for i := range ids {
+		ids[i] = i
+	}
+	sort.SliceStable(ids, func(a, b int) bool { return probs[ids[a]] > probs[ids[b]] })
+	return ids[:max(0, min(k, len(ids)))]
+}
+
+// TokenCounts counts, for every token of a vocabulary of vocab tokens, how
+// many of the samples have it at position pos (samples too short to reach
+// pos count for none).
+func TokenCounts(samples [][]int, pos, vocab int) []int {
+	counts := make([]int, vocab)
+	for _, s := range samples {
+		if pos < len(s) && s[pos] >= 0 && s[pos] < vocab {
+			counts[s[pos]]++
+		}
+	}
+	return counts
+}
+
+// SpeculativeTable prints the runs of a sweep over γ, one line each.
+func SpeculativeTable(runs []SpeculativeRun) string {
+	var b strings.Builder
+	for _, r := range runs {
+		alpha := r.Stats.AcceptanceRate()
+		fmt.Fprintf(&b, "γ = %d: α = %.2f, %.2f tokens per target pass (formula %.2f), %d of %d proposals used\n",
+			r.Gamma, alpha, r.Stats.TokensPerTargetPass(), ExpectedTokensPerPass(alpha, r.Gamma), r.Stats.Accepted, r.Stats.Drafted)
+	}
+	return b.String()
+}

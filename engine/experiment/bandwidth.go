@@ -3,10 +3,10 @@ package experiment
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // A decode step reads every weight of the model once to make one token, so
@@ -43,17 +43,16 @@ func ReadBandwidth(size, runs int) (float64, error) {
 	return float64(size) / max(best, time.Nanosecond).Seconds(), nil
 }
 
-// parallelSum adds up words in parts contiguous chunks, one goroutine
-// each.
+// parallelSum adds up words in parts contiguous chunks, shared among the
+// cores by the engine's pool.
 func parallelSum(words []uint64, parts int) uint64 {
 	parts = max(1, min(parts, len(words)))
 	sums := make([]uint64, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*len(words)/parts, (p+1)*len(words)/parts
-		wg.Go(func() { sums[p] = sum(words[lo:hi]) })
-	}
-	wg.Wait()
+	parallel.For(parts, true, func(_, p0, p1 int) {
+		for p := p0; p < p1; p++ {
+			sums[p] = sum(words[p*len(words)/parts : (p+1)*len(words)/parts])
+		}
+	})
 	var total uint64
 	for _, s := range sums {
 		total += s

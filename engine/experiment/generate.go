@@ -8,12 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // Generation plumbing for the first lessons: many continuations at once,
@@ -44,32 +43,21 @@ func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n i
 	}
 	texts := make([][]int, len(jobs))
 	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.NumCPU(), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				o := opts
-				o.MaxNewTokens, o.Seed = n, jobs[i].seed
-				for step, err := range engine.Generate(context.Background(), m, tok, jobs[i].prompt, o) {
-					if err != nil {
-						errs[i] = fmt.Errorf("continuing %q (seed %d): %w", jobs[i].prompt, jobs[i].seed, err)
-						break
-					}
-					if step.ID != engine.NoToken && !tok.IsEnd(step.ID) {
-						texts[i] = append(texts[i], step.ID)
-					}
+	parallel.For(len(jobs), true, func(_, j0, j1 int) {
+		for i := j0; i < j1; i++ {
+			o := opts
+			o.MaxNewTokens, o.Seed = n, jobs[i].seed
+			for step, err := range engine.Generate(context.Background(), m, tok, jobs[i].prompt, o) {
+				if err != nil {
+					errs[i] = fmt.Errorf("continuing %q (seed %d): %w", jobs[i].prompt, jobs[i].seed, err)
+					break
+				}
+				if step.ID != engine.NoToken && !tok.IsEnd(step.ID) {
+					texts[i] = append(texts[i], step.ID)
 				}
 			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

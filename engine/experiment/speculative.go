@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 	"github.com/tokenbytoken/course/engine/notebook"
 )
 
@@ -197,22 +197,19 @@ func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) 
 // prompt, with draft length gamma, at temperature, over seeds 1 … draws.
 // The draft always proposes that token, so every count went through the
 // acceptance test: kept with probability min(1, p/q), or replaced by a draw
-// from the leftover max(0, p − q). The draws are shared between as many
-// workers as there are processors (at most 4), each with its own caches;
+// from the leftover max(0, p − q). The draws are cut into as many
+// shares as there are processors (at most 4), each with its own caches, and
+// the engine's pool runs them;
 // the counts do not depend on how they are shared.
 func SpeculativeDraws(target, draft *engine.Model, prompt []int, gamma int, temperature float64, draws int) ([]int, error) {
 	workers := max(1, min(4, runtime.GOMAXPROCS(0), draws))
 	counts := make([][]int, workers)
 	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	parallel.For(workers, true, func(_, w0, w1 int) {
+		for w := w0; w < w1; w++ {
 			counts[w], errs[w] = speculativeFirsts(target, draft, prompt, gamma, temperature, w+1, draws, workers)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	total := make([]int, target.Config.VocabSize)
 	for w := range workers {
 		if errs[w] != nil {

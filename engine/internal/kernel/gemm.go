@@ -2,8 +2,9 @@ package kernel
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
+
+	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
 // The blocked matrix-matrix product.
@@ -111,31 +112,16 @@ func gemmKernel(transA, transB bool, m, n, k int, alpha float32, a []float32, ld
 	})
 }
 
-// inBands calls f(lo, hi) for bands [lo, hi) that cover 0..n-1 once, a
-// multiple of 4 long but the last: one band per core, each on its own
-// goroutine, when the work (in multiply-adds) is worth the hand-off and
-// there are at least 8 items, or the whole range on the caller otherwise.
-// It returns when every band is done.
+// inBands calls f(lo, hi) for bands [lo, hi) that cover 0..n-1 once, each
+// a multiple of 4 long but the last, shared among the cores by the engine's
+// pool when the work (in multiply-adds) is worth the hand-off and there
+// are at least 8 items, or the whole range on the caller otherwise. It
+// returns when every band is done.
 func inBands(n, work int, f func(lo, hi int)) {
-	workers := 1
-	if work >= parallelWork && n >= 8 {
-		workers = min(runtime.GOMAXPROCS(0), n/4)
-	}
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	per := (n/4 + workers - 1) / workers * 4
-	var wg sync.WaitGroup
-	for lo := 0; lo < n; lo += per {
-		hi := min(lo+per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
+	worth := work >= parallelWork && n >= 8
+	parallel.For((n+3)/4, worth, func(_, b0, b1 int) {
+		f(b0*4, min(b1*4, n))
+	})
 }
 
 // gemmRows adds alpha·op(A)·B to rows [r0, r1) of C.

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"iter"
+	"math"
 
 	"github.com/tokenbytoken/course/engine/constrain"
 )
@@ -80,6 +82,11 @@ func (t *Tokenizer) ConstraintVocabulary() (*constrain.Vocabulary, error) {
 	return constrain.NewVocabulary(texts, ends)
 }
 
+// String describes the constraint by its vocabulary, for messages.
+func (c *Constraint) String() string {
+	return fmt.Sprintf("constraint on a vocabulary of %d tokens", c.c.Vocabulary().Size())
+}
+
 // Constrain is the underlying constraint over bytes and token ids.
 func (c *Constraint) Constrain() *constrain.Constraint { return c.c }
 
@@ -123,14 +130,43 @@ func (g *Guide) Allowed(prev, budget int) *constrain.Mask {
 // FinishUnsatisfiable. The copy is the Guide's and is overwritten by the
 // next call.
 func (g *Guide) Mask(logits []float32, prev, budget int) (masked []float32, ok bool) {
-	m := g.Allowed(prev, budget)
+	z := g.apply(g.Allowed(prev, budget), logits)
+	return z, !allBanned(z)
+}
+
+// apply returns the Guide's copy of the logits with the tokens m does not
+// allow set to -Inf.
+func (g *Guide) apply(m *constrain.Mask, logits []float32) []float32 {
 	if cap(g.z) < len(logits) {
 		g.z = make([]float32, len(logits))
 	}
 	z := g.z[:len(logits)]
 	copy(z, logits)
 	m.Apply(z)
-	return z, !allBanned(z)
+	return z
+}
+
+// logMass is the log of the probability softmax(logits) gives to the
+// tokens m allows, lse being the logits' logSumExp. It sums over the
+// smaller of the allowed and the banned tokens — inside a JSON string
+// nearly every token is allowed — and from the banned ones only while
+// their complement is large enough for 1 - Σ to lose no precision.
+func logMass(logits []float32, lse float64, m *constrain.Mask) float64 {
+	sum := func(ids iter.Seq[int]) float64 {
+		var s float64
+		for id := range ids {
+			if id < len(logits) {
+				s += math.Exp(float64(logits[id]) - lse)
+			}
+		}
+		return s
+	}
+	if n := m.Count(); n > m.Size()/2 {
+		if rest := 1 - sum(m.Banned()); rest > 1e-6 {
+			return math.Log(rest)
+		}
+	}
+	return math.Log(sum(m.All()))
 }
 
 // Accept moves the guide past token id, which followed token prev. It

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -16,74 +17,30 @@ import (
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
-// constrainedRun is what a constrained generation does at each step: mask
-// the logits, draw, check the end conditions, feed the token back. It is
-// the loop Generate runs with a constraint.
+// constrainedRun is what a constrained generation wrote and why it ended.
 type constrainedRun struct {
 	text   []byte
 	ids    []int
 	finish FinishReason
 }
 
+// generateConstrained runs Generate with the constraint c, and fails the
+// test on an error.
 func generateConstrained(t testing.TB, m *Model, tok *Tokenizer, c *Constraint, prompt string, opts Options) constrainedRun {
 	t.Helper()
-	ids, err := tok.Encode(prompt, true, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := m.NewState()
-	logits, err := st.Prefill(ids, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sampler, err := opts.NewSampler(m.Config.VocabSize)
-	if err != nil {
-		t.Fatal(err)
-	}
-	guide := c.NewGuide()
-	seq := append([]int(nil), ids...)
+	opts.Constraint = c
 	var run constrainedRun
-	prev, pos := ids[len(ids)-1], len(ids)-1
-	for n := 1; ; n++ {
-		budget := min(opts.MaxNewTokens-n+1, m.Config.SeqLen-pos-1)
-		masked, ok := guide.Mask(logits, prev, budget)
-		if !ok {
-			run.finish = FinishUnsatisfiable
-			return run
-		}
-		id, err := sampler.Sample(masked, seq[1:]...)
+	for s, err := range Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {
-			t.Fatalf("step %d: %v", n, err)
-		}
-		if !guide.c.c.Allowed(guide.state, budget).Allowed(id) && !guide.afterBOS(prev) {
-			t.Fatalf("step %d: the sampler chose token %d, which the mask bans", n, id)
-		}
-		if err := guide.Accept(prev, id); err != nil {
-			t.Fatalf("step %d: %v", n, err)
-		}
-		seq = append(seq, id)
-		run.ids = append(run.ids, id)
-		if tok.IsEnd(id) {
-			run.finish = FinishEOS
-			return run
-		}
-		run.text = append(run.text, tok.Decode(prev, id)...)
-		switch {
-		case guide.Done():
-			run.finish = FinishConstraint
-		case n == opts.MaxNewTokens:
-			run.finish = FinishLength
-		case pos+1 >= m.Config.SeqLen-1:
-			run.finish = FinishContext
-		}
-		if run.finish != "" {
-			return run
-		}
-		if logits, err = st.Forward(id, pos+1); err != nil {
 			t.Fatal(err)
 		}
-		prev, pos = id, pos+1
+		run.text = append(run.text, s.Text...)
+		if s.ID != NoToken {
+			run.ids = append(run.ids, s.ID)
+		}
+		run.finish = s.Finish
 	}
+	return run
 }
 
 // compileSchema validates with the jsonschema library.

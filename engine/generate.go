@@ -7,6 +7,8 @@ import (
 	"iter"
 	"math"
 	"time"
+
+	"github.com/tokenbytoken/course/engine/constrain"
 )
 
 // Options control a generation. The zero value is greedy decoding until the
@@ -81,6 +83,18 @@ type Options struct {
 	// stage (costly for big vocabularies: one softmax per stage).
 	Trace bool
 
+	// Constraint, if set, limits the text to a language: a JSON Schema, a
+	// regular expression or a grammar (see NewConstraint). It is one more
+	// stage of the sampler, before all the others: tokens that would lead
+	// out of the language get the logit -Inf. An end-of-text token is
+	// allowed only where the text is a whole sentence of the language, and
+	// the generation ends with FinishConstraint as soon as nothing more may
+	// follow, or with FinishUnsatisfiable when no token of the vocabulary
+	// can continue the text. Every sampling setting, stop sequence and
+	// log-probability works as without it; of the decoders, only NoCache
+	// applies it.
+	Constraint *Constraint
+
 	// Decoder chooses the tokens another way than sampling them one at a
 	// time from the KV cache: Beam, Speculation or NoCache. Nil samples
 	// with the settings above.
@@ -120,6 +134,19 @@ func (o Options) Validate(vocabSize int) error {
 	}
 	if o.TopLogProbs < 0 {
 		return &SettingError{"TopLogProbs", o.TopLogProbs, "must be 0 (none) or positive"}
+	}
+	if c := o.Constraint; c != nil {
+		if n := c.c.Vocabulary().Size(); vocabSize > 0 && n != vocabSize {
+			return &SettingError{"Constraint", c, fmt.Sprintf("the model has %d tokens: make the constraint with the model's tokenizer", vocabSize)}
+		}
+		switch o.Decoder.(type) {
+		case nil, NoCache:
+		default:
+			// Beam search and speculative decoding weigh tokens by the
+			// model's own distribution, which a mask would change under
+			// them.
+			return &SettingError{"Decoder", o.Decoder, "does not apply Options.Constraint (only the default decoder and NoCache do)"}
+		}
 	}
 	if o.Decoder != nil {
 		return o.Decoder.check(o)
@@ -185,10 +212,20 @@ type Step struct {
 	Text    string
 	LogProb float64 // log-probability the model gave this token (before any sampling stage)
 	Pos     int     // its position in the sequence (the prompt starts at 0)
+	// ConstrainedLogProb is, with Options.Constraint, the token's
+	// log-probability among the tokens the constraint allowed: the model's
+	// distribution renormalised over them, which the other stages of the
+	// sampler start from. It is never below LogProb; the difference is
+	// minus the log of the probability the model gave to the allowed
+	// tokens together. Zero without a constraint.
+	ConstrainedLogProb float64
 	// TopLogProbs lists the Options.TopLogProbs most likely tokens at this
-	// position under the model's distribution.
+	// position under the model's distribution, whether or not a constraint
+	// allowed them.
 	TopLogProbs []TokenLogProb
-	// Stages is the distribution after every sampling stage (Options.Trace).
+	// Stages is the distribution after every sampling stage (Options.Trace),
+	// starting with the model's; with a constraint, the next one is named
+	// "constraint".
 	Stages []Stage
 	// Finish is set on the last step and says why generation ended. When
 	// the model ends the text, the last step is its end-of-text token, with
@@ -301,6 +338,9 @@ func Generate(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts
 		}
 		d := newDecoding(ctx, ids, m.Config.SeqLen, opts.MaxNewTokens, tok.IsEnd)
 		d.showText(tok, opts)
+		if opts.Constraint != nil {
+			d.constrain(opts)
+		}
 		if opts.Decoder != nil {
 			opts.Decoder.generate(d, m, opts, yield)
 			return
@@ -369,28 +409,49 @@ func prefillPrompt(ctx context.Context, st *State, ids []int) ([]float32, error)
 func (o Options) chooser(tok *Tokenizer) choose {
 	sampler := o.sampler()
 	return func(logits []float32, seq []int) (Step, error) {
-		var step Step
-		var err error
-		history := seq[1:] // what the penalties look at: everything after BOS
-		if o.Trace {
-			step.ID, step.Stages, err = sampler.SampleTrace(logits, history)
-		} else {
-			step.ID, err = sampler.Sample(logits, history...)
+		return o.pick(sampler, tok, logits, nil, nil, seq)
+	}
+}
+
+// pick draws a token with sampler from the logits after seq, or, when
+// allowed is not nil, from masked: the logits with every token allowed
+// does not hold set to -Inf. The log-probabilities are the model's, from
+// logits.
+func (o Options) pick(sampler *Sampler, tok *Tokenizer, logits, masked []float32, allowed *constrain.Mask, seq []int) (Step, error) {
+	var step Step
+	var err error
+	from := logits
+	if allowed != nil {
+		from = masked
+	}
+	history := seq[1:] // what the penalties look at: everything after BOS
+	if o.Trace {
+		step.ID, step.Stages, err = sampler.SampleTrace(from, history)
+		if err == nil && allowed != nil {
+			// The sampler saw the masked logits as the model's.
+			step.Stages[0].Name = "constraint"
+			step.Stages = append([]Stage{{"model", distribution(logits)}}, step.Stages...)
 		}
-		if err != nil {
-			return step, fmt.Errorf("sampling the token at position %d: %w", len(seq), err)
-		}
-		step.LogProb = LogProbOf(logits, step.ID)
-		if o.TopLogProbs > 0 {
-			step.TopLogProbs = TopLogProbs(logits, o.TopLogProbs)
-			if tok != nil {
-				for i := range step.TopLogProbs {
-					step.TopLogProbs[i].Text = tok.Decode(seq[len(seq)-1], step.TopLogProbs[i].ID)
-				}
+	} else {
+		step.ID, err = sampler.Sample(from, history...)
+	}
+	if err != nil {
+		return step, fmt.Errorf("sampling the token at position %d: %w", len(seq), err)
+	}
+	lse := logSumExp(logits)
+	step.LogProb = logProb(logits[step.ID], lse)
+	if allowed != nil {
+		step.ConstrainedLogProb = step.LogProb - logMass(logits, lse, allowed)
+	}
+	if o.TopLogProbs > 0 {
+		step.TopLogProbs = TopLogProbs(logits, o.TopLogProbs)
+		if tok != nil {
+			for i := range step.TopLogProbs {
+				step.TopLogProbs[i].Text = tok.Decode(seq[len(seq)-1], step.TopLogProbs[i].ID)
 			}
 		}
-		return step, nil
 	}
+	return step, nil
 }
 
 // A Decoder chooses the tokens of Generate another way than sampling them
@@ -434,6 +495,11 @@ type decoding struct {
 	out      *textOut
 	text     []byte // every generated piece, for StopWhen
 	stopWhen func(text string, ids []int) bool
+
+	// With a constraint (constrain): where the text stands in its
+	// language, and the chooser that masks the logits before sampling.
+	guide  *Guide
+	guided choose
 }
 
 // newDecoding starts a generation after prompt (at least one token, and
@@ -456,6 +522,40 @@ func newDecoding(ctx context.Context, prompt []int, ctxLen, maxNew int, isEnd fu
 // sequences and StopWhen of opts end the generation.
 func (d *decoding) showText(tok *Tokenizer, opts Options) {
 	d.tok, d.out, d.stopWhen = tok, newTextOut(opts), opts.StopWhen
+}
+
+// constrain makes the sampling loop keep the text in opts.Constraint's
+// language. The loop then chooses with the constrained chooser, in place
+// of the one its decoder gives (which is opts.chooser for every decoder
+// that allows a constraint).
+func (d *decoding) constrain(opts Options) {
+	d.guide = opts.Constraint.NewGuide()
+	sampler := opts.sampler()
+	d.guided = func(logits []float32, seq []int) (Step, error) {
+		prev := seq[len(seq)-1]
+		allowed := d.guide.Allowed(prev, d.left())
+		if allowed.Count() == 0 {
+			return Step{ID: NoToken, Finish: FinishUnsatisfiable}, nil
+		}
+		s, err := opts.pick(sampler, d.tok, logits, d.guide.apply(allowed, logits), allowed, seq)
+		if err != nil {
+			return s, err
+		}
+		if err := d.guide.Accept(prev, s.ID); err != nil {
+			return s, fmt.Errorf("the token at position %d: %w", len(seq), err)
+		}
+		return s, nil
+	}
+}
+
+// left is how many tokens the generation may still add, the next one
+// included.
+func (d *decoding) left() int {
+	n := d.room - len(d.seq)
+	if d.maxNew > 0 {
+		n = min(n, d.maxNew-d.generated())
+	}
+	return n
 }
 
 // positions is the most positions the generation can fill.
@@ -500,6 +600,10 @@ func (d *decoding) step(s Step, own FinishReason) Step {
 		s.Finish, d.stats.StopSequence = FinishStop, stop
 	case d.stopWhen != nil && d.stopWhen(string(d.text), d.seq[d.prompt:]):
 		s.Finish = FinishPredicate
+	case d.guide != nil && d.guide.Done():
+		// Before the limits: the text is complete, whether or not it
+		// also filled them.
+		s.Finish = FinishConstraint
 	case d.generated() == d.maxNew:
 		s.Finish = FinishLength
 	case len(d.seq) >= d.room:
@@ -557,8 +661,13 @@ func (d *decoding) stopped(err error) bool {
 // sample is the loop of the decoders that take one token at a time: next
 // gives the logits after the sequence so far (the first call runs the
 // prompt), choose picks a token from them, step decides whether it is the
-// last, and the loop asks next again.
+// last, and the loop asks next again. With a constraint, the constrained
+// chooser picks instead of pick, and a step without a token ends the
+// generation for its Finish reason.
 func (d *decoding) sample(yield func(Step, error) bool, pick choose, next func(seq []int) ([]float32, error)) {
+	if d.guided != nil {
+		pick = d.guided
+	}
 	if err := d.ctx.Err(); err != nil {
 		d.emit(yield, d.last(finishFor(err)))
 		return
@@ -578,6 +687,10 @@ func (d *decoding) sample(yield func(Step, error) bool, pick choose, next func(s
 		s, err := pick(logits, d.seq)
 		if err != nil {
 			yield(Step{}, err)
+			return
+		}
+		if s.ID == NoToken {
+			d.emit(yield, d.last(s.Finish))
 			return
 		}
 		if s = d.step(s, ""); s.Finish == "" {

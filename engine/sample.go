@@ -71,7 +71,7 @@ func (o Options) sampler() *Sampler { return &Sampler{Options: o, rng: NewRNG(o.
 // Stage is the probability distribution over the whole vocabulary after one
 // stage of the sampler. Stages with nothing to do are skipped.
 type Stage struct {
-	Name string // "model", "logit bias", "repetition penalty", "presence/frequency penalty", "no-repeat n-gram", "fallback", "temperature", "top-k", "top-p", "min-p" or "greedy"
+	Name string // "model", "constraint" (Options.Constraint, in Generate), "logit bias", "repetition penalty", "presence/frequency penalty", "no-repeat n-gram", "fallback", "temperature", "top-k", "top-p", "min-p" or "greedy"
 	// Probs holds one probability per token. They sum to 1, except after a
 	// stage that banned every token: then they are all 0, and the next
 	// stage is "fallback", the model's own distribution, which the sampler

@@ -1,6 +1,7 @@
 package constrain
 
 import (
+	"iter"
 	"math"
 	"math/bits"
 )
@@ -30,6 +31,29 @@ func (m *Mask) Count() int {
 		n += bits.OnesCount64(w)
 	}
 	return n
+}
+
+// All yields the allowed tokens in increasing order.
+func (m *Mask) All() iter.Seq[int] { return m.each(0) }
+
+// Banned yields the tokens the mask does not allow, in increasing order.
+func (m *Mask) Banned() iter.Seq[int] { return m.each(math.MaxUint64) }
+
+// each yields the ids of the bits set in the words flipped by xor, below
+// the mask's size.
+func (m *Mask) each(xor uint64) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i, w := range m.bits {
+			w ^= xor
+			for w != 0 {
+				id := i*64 + bits.TrailingZeros64(w)
+				if id >= m.n || !yield(id) {
+					return
+				}
+				w &= w - 1
+			}
+		}
+	}
 }
 
 // IDs lists the allowed tokens in increasing order.

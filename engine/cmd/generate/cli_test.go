@@ -81,7 +81,10 @@ func TestFinishInWords(t *testing.T) {
 		{engine.Step{Finish: engine.FinishStop, Stats: stats(6, 40)}, `the text reached the stop sequence "\n}\n" (left out of the text) after 40 tokens`},
 		{engine.Step{Finish: engine.FinishDeadline, Stats: stats(6, 3)}, "the -timeout of 2s ran out after 3 tokens"},
 		{engine.Step{Finish: engine.FinishCancelled, Stats: stats(6, 0)}, "cancelled after 0 tokens"},
+		{engine.Step{Finish: engine.FinishConstraint, Stats: stats(6, 12)}, `the text is complete: nothing may follow it in the language of -regex "[0-9]+", after 12 tokens`},
+		{engine.Step{Finish: engine.FinishUnsatisfiable, Stats: stats(6, 1)}, `no token of the model can continue the text in the language of -regex "[0-9]+", after 1 token`},
 	} {
+		cfg.regex = "[0-9]+"
 		if got := describeFinish(c.step, cfg, 512); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.step.Finish, got, c.want)
 		}

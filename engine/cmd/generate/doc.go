@@ -10,6 +10,9 @@
 //	go run ./engine/cmd/generate -prompt "// run executes the command." -seed 10
 //	go run ./engine/cmd/generate -prompt "// Package sort" -temperature 0 -n 20 -json -logprobs 3
 //	go run ./engine/cmd/generate -model smollm2 -chat "Name three fruits." -temperature 0
+//	go run ./engine/cmd/generate -model smollm2 -chat "Describe a city as JSON." -json-schema engine/constrain/testdata/city.json -temperature 0.9
+//	go run ./engine/cmd/generate -prompt "// Call " -regex "[0-9]{3}-[0-9]{4}" -seed 2
+//	go run ./engine/cmd/generate -model smollm2 -chat "Write a SQL query for the users older than 30." -grammar engine/constrain/testdata/select.gbnf -temperature 0
 //	go run ./engine/cmd/generate -model stories15M.bin -tokenizer tokenizer.bin -prompt "Once upon a time" -temperature 0
 //
 // Without -model it runs the engine's built-in model (engine.Default);
@@ -30,6 +33,23 @@
 // and in words, token counts, prefill and decode times and speeds); a
 // number JSON cannot hold, NaN or infinite, is written as null.
 //
+// Structured output: -json-schema FILE, -regex RE or -grammar FILE (one
+// of them) limits the text to a language, with every sampling flag (see
+// engine.Options.Constraint and package engine/constrain for what each
+// supports). The text then ends as soon as it is complete and nothing may
+// follow ("stopped: the text is complete: ..."), or when the model writes
+// its end token, which is allowed only once the text is complete; with
+// -n, the last tokens close what is open, so that the text is complete
+// when the limit is reached. If no token of the model can continue the
+// text, it ends there ("stopped: no token of the model can continue the
+// text ..."). stdout then carries exactly the text, without a final
+// newline (the summary on stderr starts on a line of its own), so that
+// with -chat it is the answer alone, ready for a program to read. The
+// language is compiled before the model is loaded: a broken schema,
+// regular expression or grammar is a usage error that gives its line and
+// column. Beam search and speculative decoding do not apply a constraint
+// and are refused with one.
+//
 // The defaults, -temperature 0.7 -topp 0.9 -repeat-penalty 1.3
 // -penalty-window 64 -n 256, are the settings under which the built-in
 // model writes its most readable text: at temperature 1 it wanders, and at
@@ -41,7 +61,7 @@
 // ignored: -logprobs without -json; -topk, -topp, -minp or -seed with
 // -temperature 0; sampling flags with -beam; filters and penalties with
 // -draft; -include-stop without -stop; -system without -chat; a negative
-// -timeout. So is a draft model whose context is shorter than the run
+// -timeout; more than one of -json-schema, -regex and -grammar. So is a draft model whose context is shorter than the run
 // needs.
 //
 // The flags are:
@@ -58,10 +78,16 @@
 //		the built-in draft.
 //	-frequency float
 //		Frequency penalty, subtracted from a token's logit once per use.
+//	-grammar string
+//		Write only a sentence of the grammar in this file (GBNF, such as
+//		engine/constrain/testdata/select.gbnf).
 //	-include-stop
 //		End the text with the stop sequence that ended it (with -stop).
 //	-json
 //		Print one JSON object per token, and a summary.
+//	-json-schema string
+//		Write only JSON that validates against the JSON Schema in this
+//		file (such as engine/constrain/testdata/city.json).
 //	-logprobs int
 //		With -json, list the N likeliest tokens at every step.
 //	-minp float
@@ -83,6 +109,9 @@
 //		Presence penalty, subtracted once from every token already used.
 //	-prompt string
 //		The text to continue.
+//	-regex string
+//		Write only a match of this regular expression: the whole text
+//		matches it.
 //	-repeat-penalty float
 //		Repetition penalty; 1 is off. It applies when sampling: with
 //		-temperature 0 it is 1 unless given. (default 1.3)

@@ -50,6 +50,10 @@ type config struct {
 	logprobs                 int           // -logprobs N
 	json                     bool          // -json
 
+	// The structured output flags, read by language in constrain.go: at
+	// most one is set.
+	jsonSchema, regex, grammar string
+
 	// The search and speed flags, read by searchDecoder in search.go.
 	beam      int    // -beam: beam width; 0 is off
 	draft     string // -draft: path of a draft model for speculative decoding
@@ -144,6 +148,9 @@ Flags:
 	fs.StringVar(&cfg.draft, "draft", "", "draft model for speculative decoding (\"default\": the built-in draft)")
 	fs.IntVar(&cfg.speculate, "speculate", 0, fmt.Sprintf("tokens the draft model proposes per step (default %d with -draft; with the built-in model, -speculate alone uses the built-in draft)", defaultGamma))
 	fs.BoolVar(&cfg.noCache, "no-cache", false, "recompute the whole prefix every step, without the KV cache")
+	fs.StringVar(&cfg.jsonSchema, "json-schema", "", "write only JSON that validates against the JSON Schema in this file")
+	fs.StringVar(&cfg.regex, "regex", "", "write only a match of this regular expression (the whole text matches)")
+	fs.StringVar(&cfg.grammar, "grammar", "", "write only a sentence of the grammar in this file (GBNF)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -193,6 +200,9 @@ func (cfg *config) check() error {
 	}
 	if cfg.includeStop && len(cfg.stops) == 0 {
 		return usagef("-include-stop keeps the stop sequence that ended the text; give one with -stop")
+	}
+	if err := cfg.checkLanguage(); err != nil {
+		return err
 	}
 	if err := cfg.options().Validate(0); err != nil {
 		return flagError(err)
@@ -266,6 +276,10 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	lang, err := cfg.language()
+	if err != nil {
+		return err
+	}
 	m, tok, err := load(cfg)
 	if err != nil {
 		return err
@@ -289,6 +303,11 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	if opts.Decoder, err = decoderFor(dec, m, tok, prompt, opts.MaxNewTokens); err != nil {
 		return err
 	}
+	if lang != nil {
+		if opts.Constraint, err = engine.NewConstraint(tok, lang); err != nil {
+			return fmt.Errorf("%s: %w", cfg.languageFlag(), err)
+		}
+	}
 
 	ctx := context.Background()
 	if cfg.timeout > 0 {
@@ -298,7 +317,8 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	}
 
 	out := bufio.NewWriter(stdout)
-	var p printer = &textPrinter{out: out, stderr: stderr, cfg: cfg, contextLen: m.Config.SeqLen}
+	var p printer = &textPrinter{out: out, stderr: stderr, cfg: cfg, contextLen: m.Config.SeqLen,
+		exact: lang != nil, shared: sameDestination(stdout, stderr)}
 	if cfg.json {
 		p = &jsonPrinter{w: out, stderr: stderr, cfg: cfg, contextLen: m.Config.SeqLen}
 	}

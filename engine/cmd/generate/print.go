@@ -32,6 +32,11 @@ type textPrinter struct {
 	contextLen int
 	prompt     *string // the prompt, until the first step shows it (an error before that prints no text)
 	lastByte   byte    // the last byte written to out, to end the text with a newline
+	// exact: stdout carries exactly the text, without a final newline
+	// (a constrained text, for a program to read); the newline that
+	// puts the summary on a line of its own then goes to stderr, when
+	// the two streams may share a terminal or a pipe (shared).
+	exact, shared bool
 }
 
 func (p *textPrinter) start(prompt string) error { p.prompt = &prompt; return nil }
@@ -58,7 +63,8 @@ func (p *textPrinter) end(last engine.Step, notes []string) error {
 	if err := p.write(""); err != nil { // the prompt, if no step has shown it
 		return err
 	}
-	if p.lastByte != '\n' && p.lastByte != 0 {
+	newline := p.lastByte != '\n' && p.lastByte != 0
+	if newline && !p.exact {
 		if err := p.write("\n"); err != nil {
 			return err
 		}
@@ -67,6 +73,9 @@ func (p *textPrinter) end(last engine.Step, notes []string) error {
 		return err
 	}
 	var b strings.Builder
+	if newline && p.exact && p.shared {
+		b.WriteString("\n")
+	}
 	for _, n := range notes {
 		b.WriteString(n + "\n")
 	}
@@ -123,6 +132,10 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 		return fmt.Sprintf("cancelled after %s", count(n, "token"))
 	case engine.FinishPredicate:
 		return fmt.Sprintf("the stop rule said so after %s", count(n, "token"))
+	case engine.FinishConstraint:
+		return fmt.Sprintf("the text is complete: nothing may follow it in the language of %s, after %s", cfg.languageFlag(), count(n, "token"))
+	case engine.FinishUnsatisfiable:
+		return fmt.Sprintf("no token of the model can continue the text in the language of %s, after %s", cfg.languageFlag(), count(n, "token"))
 	}
 	return fmt.Sprintf("%s after %s", last.Finish, count(n, "token"))
 }

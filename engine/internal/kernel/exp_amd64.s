@@ -342,3 +342,61 @@ done:
 	VMOVSS X0, ret+16(FP)
 	VZEROUPPER
 	RET
+
+// func sumExp8(n int, x *float32, m float32) float64
+//
+// The sum of exp(min(x[i] − m, 0)) for i < n, each exponential as in
+// expSum8 (EXPBLOCK), x left as it is. The 8 results of a block are
+// widened to float64 and added to two accumulators of 4, so that summing
+// a whole vocabulary adds no rounding of its own; the last n mod 8 are
+// read through a mask, the lanes past the end cleared before the sum.
+TEXT ·sumExp8(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), CX
+	MOVQ         x+8(FP), SI
+	VBROADCASTSS m+16(FP), Y15
+	VXORPS       Y14, Y14, Y14          // 0
+	VMOVUPS      expconst<>+352(SB), Y13 // -87.5
+	VXORPD       Y5, Y5, Y5             // sums of the low and high 4 lanes
+	VXORPD       Y6, Y6, Y6
+	VMOVUPS      expconst<>+0(SB), Y11
+	VMOVUPS      expconst<>+32(SB), Y10
+	VMOVUPS      expconst<>+64(SB), Y9
+
+loop:
+	CMPQ         CX, $8
+	JLT          tail
+	VMOVUPS      (SI), Y0
+	EXPBLOCK
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VADDPD       Y1, Y5, Y5
+	VADDPD       Y2, Y6, Y6
+	ADDQ         $32, SI
+	SUBQ         $8, CX
+	JMP          loop
+
+tail:
+	TESTQ        CX, CX
+	JEQ          sum
+	LEAQ         tailmask<>+32(SB), AX
+	SHLQ         $2, CX
+	SUBQ         CX, AX
+	VMOVUPS      (AX), Y8
+	VMASKMOVPS   (SI), Y8, Y0
+	EXPBLOCK
+	VANDPS       Y8, Y0, Y0             // lanes past the end add nothing
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $1, Y0, X2
+	VCVTPS2PD    X2, Y2
+	VADDPD       Y1, Y5, Y5
+	VADDPD       Y2, Y6, Y6
+
+sum:
+	VADDPD       Y6, Y5, Y5
+	VEXTRACTF128 $1, Y5, X1
+	VADDPD       X1, X5, X0
+	VHADDPD      X0, X0, X0
+	VMOVSD       X0, ret+24(FP)
+	VZEROUPPER
+	RET

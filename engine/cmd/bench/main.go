@@ -229,8 +229,9 @@ type report struct {
 	Decode timing `json:"decode"`
 	// Generate is the same greedy decode through engine.Generate, with
 	// the tokenizer Tokenizer names, and GenerateVsDecode its rate over
-	// Decode's, round by round (nil when the model's vocabulary is too
-	// small for a tokenizer).
+	// Decode's, round by round (nil when no tokenizer fits the model:
+	// a vocabulary too small for BOS and EOS, or one that makes no
+	// one-token prompt).
 	Generate          *timing            `json:"generate,omitempty"`
 	GenerateVsDecode  *ratios            `json:"generate_vs_decode,omitempty"`
 	Tokenizer         string             `json:"tokenizer,omitempty"`
@@ -334,24 +335,25 @@ func measure(s settings, stdout io.Writer) error {
 		err := decodeFrom(st)
 		return time.Since(start), err
 	}
+	// The decode again, as the generate command runs it: Generate's loop,
+	// with its sampler, log-probabilities and text. The runs of the two
+	// alternate, so that the machine's load moves both alike and each
+	// round's ratio compares like with like.
+	var gen func() (time.Duration, error)
 	tok, from, err := tokenizer(s, m)
 	if err != nil {
 		return err
 	}
-	if tok == nil {
+	if tok != nil {
+		if gen, rep.EndsBanned, err = generateFrom(m, tok, s.steps); err != nil {
+			return err
+		}
+	}
+	if gen == nil {
 		if rep.Decode, err = timed(s.runs, s.steps, decode); err != nil {
 			return err
 		}
 	} else {
-		// The decode again, as the generate command runs it: Generate's
-		// loop, with its sampler, log-probabilities and text. The runs
-		// of the two alternate, so that the machine's load moves both
-		// alike and each round's ratio compares like with like.
-		gen, banned, err := generateFrom(m, tok, s.steps)
-		if err != nil {
-			return err
-		}
-		rep.EndsBanned = banned
 		t, r, err := interleaved(s.runs, s.steps, decode, gen)
 		if err != nil {
 			return err
@@ -635,7 +637,8 @@ func median[T time.Duration | float64](x []T) T {
 // then a token per position, the last one never run. When the model ends
 // its text before that, its end tokens are banned (a logit bias of -Inf,
 // one more stage of the sampler), so that every position runs; banned
-// says whether they are.
+// says whether they are. A tokenizer that makes no one-token prompt gives
+// no run (nil).
 func generateFrom(m *engine.Model, tok *engine.Tokenizer, positions int) (run func() (time.Duration, error), banned bool, err error) {
 	prompt, ok := "", false
 	for _, p := range []string{"", "\n", " ", "a"} {
@@ -645,7 +648,7 @@ func generateFrom(m *engine.Model, tok *engine.Tokenizer, positions int) (run fu
 		}
 	}
 	if !ok {
-		return nil, false, fmt.Errorf("the tokenizer makes no one-token prompt to start Generate from")
+		return nil, false, nil
 	}
 	opts := engine.Options{MaxNewTokens: positions}
 	// The time is the steps' own, as Stats counts it and the generate

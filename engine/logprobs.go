@@ -16,7 +16,7 @@ type TokenLogProb struct {
 // LogProbOf returns log softmax(logits)[id], the model's own log-probability
 // of a token (before any sampling stage), without allocating. Its
 // exponentials are float32 (see logSumExp), so it may differ from
-// LogSoftmax's float64 figure, by less than 10^-6.
+// LogSoftmax's float64 figure by less than 10^-6.
 //
 // A token the logits do not cover (id < 0 or id ≥ len(logits)) has
 // probability 0, so its log-probability is -Inf; so has every token when

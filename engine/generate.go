@@ -441,7 +441,9 @@ func (o Options) pick(sampler *Sampler, tok *Tokenizer, logits, masked []float32
 	lse := logSumExp(logits)
 	step.LogProb = logProb(logits[step.ID], lse)
 	if allowed != nil {
-		step.ConstrainedLogProb = step.LogProb - logMass(logits, lse, allowed)
+		// The allowed tokens' mass is at most 1; the rounding of lse's
+		// float32 exponentials must not make it more.
+		step.ConstrainedLogProb = step.LogProb - min(logMass(logits, lse, allowed), 0)
 	}
 	if o.TopLogProbs > 0 {
 		step.TopLogProbs = TopLogProbs(logits, o.TopLogProbs)

@@ -27,6 +27,9 @@ func NewStopMatcher(stops []string, include bool) *StopMatcher {
 // Among stop sequences that complete in the same piece, the one that starts
 // first wins.
 func (m *StopMatcher) Push(piece string) (out, stop string, stopped bool) {
+	if len(m.stops) == 0 {
+		return piece, "", false // nothing to hold back, ever
+	}
 	m.held += piece
 	at := -1
 	for _, s := range m.stops {

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestStopMatcher(t *testing.T) {
@@ -45,6 +46,20 @@ func TestStopMatcher(t *testing.T) {
 		}
 		if f := m.Flush(); f != c.flush {
 			t.Errorf("stops %q pieces %q: Flush %q, want %q", c.stops, c.pieces, f, c.flush)
+		}
+	}
+}
+
+// TestUTF8StreamSplits pushes a text of one- to four-byte characters cut
+// into two pieces at every byte: whatever the cut, the released text is
+// valid UTF-8 at every step and, joined, is the text.
+func TestUTF8StreamSplits(t *testing.T) {
+	const text = "aé€😀b"
+	for cut := range len(text) + 1 {
+		var u UTF8Stream
+		first, second := u.Push(text[:cut]), u.Push(text[cut:])
+		if !utf8.ValidString(first) || !utf8.ValidString(second) || first+second+u.Flush() != text {
+			t.Errorf("cut at byte %d: released %q then %q", cut, first, second)
 		}
 	}
 }

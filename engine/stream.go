@@ -17,6 +17,11 @@ type UTF8Stream struct {
 
 // Push adds bytes and returns every complete character now available.
 func (u *UTF8Stream) Push(piece string) string {
+	if len(u.held) == 0 && utf8.ValidString(piece) {
+		// Nearly every token: whole characters and nothing held, released
+		// as they are, without a copy.
+		return piece
+	}
 	u.held = append(u.held, piece...)
 	var out []byte
 	i := 0

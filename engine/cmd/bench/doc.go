@@ -1,9 +1,10 @@
 // Command bench measures the engine's speed on a model file, or on random
 // weights of any shape: the load, the prefill of a prompt (batched, and
-// token by token for comparison), the decode of new tokens, the share of
-// every part of the forward pass, the KV cache's size, resident memory, and
-// what generating without the cache or with speculative decoding changes.
-// It prints figures; it checks nothing.
+// token by token for comparison), the decode of new tokens, alone and
+// through engine.Generate, the share of every part of the forward pass, the
+// KV cache's size, resident memory, and what generating without the cache
+// or with speculative decoding changes. It prints figures; it checks
+// nothing.
 //
 // Usage:
 //
@@ -24,6 +25,19 @@
 //
 //	go run ./engine/cmd/bench -make-model /tmp/random15M.bin -make-tokenizer /tmp/tok32000.bin \
 //	      -dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256
+//
+// The decode is timed twice: the forward passes alone, each followed by
+// the argmax of its logits, as llama2.c's run.c runs them; and the same
+// greedy decode through engine.Generate, as the generate command runs it,
+// with the sampler, every token's log-probability and text. Their runs
+// alternate, and each round's ratio of the two rates is kept: the cost of
+// everything around the forward pass. Generate starts from a one-token
+// prompt (BOS) with the model's tokenizer — a GGUF file's own, -tokenizer,
+// the tokenizer.bin beside a llama2.c checkpoint, or else one made up for
+// the vocabulary — and its time is the steps' own (the prompt's pass and
+// the decode, as its Stats count them). When the model ends its text
+// before -steps positions, its end tokens are banned (one more stage of
+// the sampler) so that every position runs, and the report says so.
 //
 // Every timing is run once to warm up (caches, page faults, the CPU's
 // clock), then -runs times; the median is reported, with the fastest and
@@ -88,6 +102,10 @@
 //	-steps int
 //		Positions to decode, starting from BOS (like llama2.c's -n).
 //		(default 256)
+//	-tokenizer string
+//		The tokenizer of a llama2.c checkpoint, for the Generate row
+//		(default: tokenizer.bin beside it, if there is one; else one is
+//		made up).
 //	-threads int
 //		Cores Go may use (GOMAXPROCS), from 1 up to the machine's CPUs
 //		(default: all of them).

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 )
 
@@ -28,6 +32,7 @@ func status(args []string, stdout, stderr io.Writer) int {
 // settings are the command-line flags.
 type settings struct {
 	modelPath, draftPath, makeModel, makeTok string
+	tokPath                                  string
 	shapeFlag                                string
 	steps, promptLen, runs, noCache, gamma   int
 	draftLayers, threads                     int
@@ -38,7 +43,7 @@ type settings struct {
 
 // measureFlags and makeFlags belong to one of the two things bench does.
 var (
-	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers", "threads", "json", "shape"}
+	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers", "threads", "json", "shape", "tokenizer"}
 	makeFlags    = []string{"make-tokenizer", "dim", "hidden", "layers", "heads", "kv-heads", "vocab", "seq-len"}
 )
 
@@ -47,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var s settings
 	fs.StringVar(&s.modelPath, "model", "", `model to measure: a llama2.c checkpoint or a GGUF file, or "smollm2" (SmolLM2-135M-Instruct, installed by make install)`)
+	fs.StringVar(&s.tokPath, "tokenizer", "", "the tokenizer of a llama2.c checkpoint, for the Generate row (default: tokenizer.bin beside it, if there is one; else one is made up)")
 	fs.StringVar(&s.shapeFlag, "shape", "", "measure random weights of this shape instead of a file: dim,hidden,layers,heads,kv_heads,vocab,seq_len")
 	fs.IntVar(&s.steps, "steps", 256, "positions to decode, starting from BOS (like llama2.c's -n)")
 	fs.IntVar(&s.promptLen, "prompt", 128, "prompt length in tokens for the prefill measurement")
@@ -104,6 +110,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		s.shape = c
 	case s.modelPath == "":
 		return cli.Usagef("-model is required (or -shape to measure random weights, or -make-model to write them)")
+	}
+	if set["tokenizer"] && s.modelPath == "" {
+		return cli.Usagef("-tokenizer = %q goes with a llama2.c checkpoint (-model); -shape measures random weights with a made-up tokenizer", s.tokPath)
 	}
 	for _, f := range []struct {
 		name string
@@ -164,6 +173,13 @@ type timing struct {
 	TokPerS  float64 `json:"tok_per_s"` // tokens / median
 }
 
+// ratios is the spread of a ratio measured once per round.
+type ratios struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
 // noCacheReport is the decode of the same tokens with and without the KV
 // cache (-no-cache).
 type noCacheReport struct {
@@ -210,7 +226,16 @@ type report struct {
 	RSSAfterLoad int64 `json:"rss_after_load_bytes"`
 	PeakRSS      int64 `json:"peak_rss_bytes"`
 
-	Decode            timing             `json:"decode"`
+	Decode timing `json:"decode"`
+	// Generate is the same greedy decode through engine.Generate, with
+	// the tokenizer Tokenizer names, and GenerateVsDecode its rate over
+	// Decode's, round by round (nil when no tokenizer fits the model:
+	// a vocabulary too small for BOS and EOS, or one that makes no
+	// one-token prompt).
+	Generate          *timing            `json:"generate,omitempty"`
+	GenerateVsDecode  *ratios            `json:"generate_vs_decode,omitempty"`
+	Tokenizer         string             `json:"tokenizer,omitempty"`
+	EndsBanned        bool               `json:"generate_ends_banned,omitempty"` // the model ended its text early, so Generate banned its end tokens
 	PrefillBatched    timing             `json:"prefill_batched"`
 	PrefillSequential timing             `json:"prefill_sequential"`
 	DecodeParts       []partShare        `json:"decode_parts"`
@@ -301,7 +326,7 @@ func measure(s settings, stdout io.Writer) error {
 		}
 		return nil
 	}
-	if rep.Decode, err = timed(s.runs, s.steps, func() (time.Duration, error) {
+	decode := func() (time.Duration, error) {
 		st := m.NewState()
 		if err := st.Reserve(s.steps); err != nil {
 			return 0, err
@@ -309,8 +334,32 @@ func measure(s settings, stdout io.Writer) error {
 		start := time.Now()
 		err := decodeFrom(st)
 		return time.Since(start), err
-	}); err != nil {
+	}
+	// The decode again, as the generate command runs it: Generate's loop,
+	// with its sampler, log-probabilities and text. The runs of the two
+	// alternate, so that the machine's load moves both alike and each
+	// round's ratio compares like with like.
+	var gen func() (time.Duration, error)
+	tok, from, err := tokenizer(s, m)
+	if err != nil {
 		return err
+	}
+	if tok != nil {
+		if gen, rep.EndsBanned, err = generateFrom(m, tok, s.steps); err != nil {
+			return err
+		}
+	}
+	if gen == nil {
+		if rep.Decode, err = timed(s.runs, s.steps, decode); err != nil {
+			return err
+		}
+	} else {
+		t, r, err := interleaved(s.runs, s.steps, decode, gen)
+		if err != nil {
+			return err
+		}
+		rep.Decode, rep.Generate, rep.Tokenizer = t[0], &t[1], from
+		rep.GenerateVsDecode = &r
 	}
 
 	// Prefill: the same random prompt batched, then token by token.
@@ -439,6 +488,16 @@ func (rep *report) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "%s  %8.1f ms  %9.1f tok/s  (%.1f–%.1f ms)%s\n", what, t.MedianMS, t.TokPerS, t.MinMS, t.MaxMS, extra)
 	}
 	line(fmt.Sprintf("decode    %d positions          ", rep.Decode.Tokens), rep.Decode, "")
+	if g := rep.Generate; g != nil {
+		r := rep.GenerateVsDecode
+		line(fmt.Sprintf("Generate  %d positions          ", g.Tokens), *g,
+			fmt.Sprintf("  %.3f of decode's rate (rounds %.3f–%.3f)", r.Median, r.Min, r.Max))
+		ban := ""
+		if rep.EndsBanned {
+			ban = ", end tokens banned (the text ended early)"
+		}
+		fmt.Fprintf(w, "          Generate: greedy from a one-token prompt%s; tokenizer %s\n", ban, rep.Tokenizer)
+	}
 	line(fmt.Sprintf("prefill   %d tokens batched     ", rep.PrefillBatched.Tokens), rep.PrefillBatched, "")
 	line(fmt.Sprintf("prefill   %d tokens one by one  ", rep.PrefillSequential.Tokens), rep.PrefillSequential,
 		fmt.Sprintf("  batched is %.1fx faster", rep.PrefillSequential.MedianMS/rep.PrefillBatched.MedianMS))
@@ -513,13 +572,195 @@ func timed(n, tokens int, f func() (time.Duration, error)) (timing, error) {
 			return timing{}, err
 		}
 	}
-	slices.Sort(d)
-	med := d[n/2]
-	if n%2 == 0 {
-		med = (d[n/2-1] + d[n/2]) / 2
+	return spread(d, tokens), nil
+}
+
+// spread is the median, fastest and slowest of the times of n runs of
+// tokens each.
+func spread(d []time.Duration, tokens int) timing {
+	d = slices.Sorted(slices.Values(d))
+	med := median(d)
+	return timing{Tokens: tokens, MedianMS: ms(med), MinMS: ms(d[0]), MaxMS: ms(d[len(d)-1]),
+		TokPerS: float64(tokens) / med.Seconds()}
+}
+
+// interleaved runs each of fs once to warm up, then n rounds of each in
+// turn, and returns the spread of each one's times, and of the ratio of
+// the first one's time to the second's in the same round: the second's
+// rate over the first's. tokens is the work of one run, for the rate.
+func interleaved(n, tokens int, fs ...func() (time.Duration, error)) ([]timing, ratios, error) {
+	d := make([][]time.Duration, len(fs))
+	for i, f := range fs {
+		if _, err := f(); err != nil {
+			return nil, ratios{}, err
+		}
+		d[i] = make([]time.Duration, n)
 	}
-	return timing{Tokens: tokens, MedianMS: ms(med), MinMS: ms(d[0]), MaxMS: ms(d[n-1]),
-		TokPerS: float64(tokens) / med.Seconds()}, nil
+	for r := range n {
+		for i, f := range fs {
+			var err error
+			if d[i][r], err = f(); err != nil {
+				return nil, ratios{}, err
+			}
+		}
+	}
+	var rr []float64
+	if len(fs) > 1 {
+		for r := range n {
+			rr = append(rr, float64(d[0][r])/float64(d[1][r]))
+		}
+	}
+	t := make([]timing, len(fs))
+	for i := range fs {
+		t[i] = spread(d[i], tokens)
+	}
+	if len(rr) == 0 {
+		return t, ratios{}, nil
+	}
+	slices.Sort(rr)
+	return t, ratios{Median: median(rr), Min: rr[0], Max: rr[len(rr)-1]}, nil
+}
+
+// median is the middle of sorted numbers (the mean of the two middle ones
+// for an even count).
+func median[T time.Duration | float64](x []T) T {
+	n := len(x)
+	if n%2 == 0 {
+		return (x[n/2-1] + x[n/2]) / 2
+	}
+	return x[n/2]
+}
+
+// generateFrom times engine.Generate decoding positions positions greedily
+// from the shortest prompt the tokenizer makes (BOS, or one token where it
+// adds none), as the decode row does from BOS: the prompt's one position,
+// then a token per position, the last one never run. When the model ends
+// its text before that, its end tokens are banned (a logit bias of -Inf,
+// one more stage of the sampler), so that every position runs; banned
+// says whether they are. A tokenizer that makes no one-token prompt gives
+// no run (nil).
+func generateFrom(m *engine.Model, tok *engine.Tokenizer, positions int) (run func() (time.Duration, error), banned bool, err error) {
+	prompt, ok := "", false
+	for _, p := range []string{"", "\n", " ", "a"} {
+		if ids, err := tok.Encode(p, true, false); err == nil && len(ids) == 1 {
+			prompt, ok = p, true
+			break
+		}
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	opts := engine.Options{MaxNewTokens: positions}
+	// The time is the steps' own, as Stats counts it and the generate
+	// command reports it: the prompt's pass and the decode, without
+	// Generate's checks and its state's allocation, which the decode row
+	// leaves out too.
+	count := func() (int, time.Duration, error) {
+		for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+			if err != nil {
+				return 0, 0, err
+			}
+			if st := step.Stats; st != nil && step.Finish != "" {
+				return st.GeneratedTokens, st.Prefill + st.Decode, nil
+			}
+		}
+		return 0, 0, errors.New("Generate ended without a last step")
+	}
+	// Greedy decoding gives the same text every time: one run says
+	// whether it ends early.
+	n, _, err := count()
+	if err != nil {
+		return nil, false, err
+	}
+	if n < positions {
+		opts.LogitBias = map[int]float32{}
+		for id := range tok.VocabSize() {
+			if tok.IsEnd(id) {
+				opts.LogitBias[id] = float32(math.Inf(-1))
+			}
+		}
+		banned = true
+	}
+	return func() (time.Duration, error) {
+		n, d, err := count()
+		if err != nil {
+			return 0, err
+		}
+		if n != positions {
+			return 0, fmt.Errorf("Generate made %d tokens, not the %d asked for", n, positions)
+		}
+		return d, nil
+	}, banned, nil
+}
+
+// tokenizer returns the tokenizer of the Generate row and says where it
+// comes from: a GGUF file's own; -tokenizer, or the tokenizer.bin beside a
+// llama2.c checkpoint; or else one made up for the model's vocabulary
+// (decoding its pieces costs what decoding real ones does). It returns
+// nil for a vocabulary too small to hold BOS and EOS.
+func tokenizer(s settings, m *engine.Model) (*engine.Tokenizer, string, error) {
+	path := s.modelPath
+	if path == "smollm2" {
+		p, err := engine.SmolLM2Path()
+		if err != nil {
+			return nil, "", err
+		}
+		path = p
+	}
+	if path != "" && isGGUF(path) {
+		if s.tokPath != "" {
+			return nil, "", cli.Usagef("-tokenizer = %q: %s is a GGUF file, which holds its own tokenizer", s.tokPath, s.modelPath)
+		}
+		f, err := gguf.Open(path)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		tok, err := engine.TokenizerFromGGUF(f)
+		if err != nil {
+			return nil, "", fmt.Errorf("model %s: tokenizer: %w", path, err)
+		}
+		return tok, "the model's file's", nil
+	}
+	tp := s.tokPath
+	if tp == "" && path != "" {
+		if beside := filepath.Join(filepath.Dir(path), "tokenizer.bin"); regularFile(beside) {
+			tp = beside
+		}
+	}
+	if tp != "" {
+		tok, err := engine.LoadTokenizer(tp, m.Config.VocabSize)
+		if err != nil {
+			return nil, "", fmt.Errorf("-tokenizer = %s: %w", tp, err)
+		}
+		return tok, tp, nil
+	}
+	if m.Config.VocabSize < 3 {
+		return nil, "", nil
+	}
+	tok, err := madeUpTokenizer(m.Config.VocabSize)
+	if err != nil {
+		return nil, "", err
+	}
+	return tok, fmt.Sprintf("made up, %d tokens", m.Config.VocabSize), nil
+}
+
+// isGGUF reports whether the file at path starts with GGUF's magic.
+func isGGUF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [4]byte
+	_, err = io.ReadFull(f, magic[:])
+	return err == nil && string(magic[:]) == "GGUF"
+}
+
+// regularFile reports whether path names a regular file.
+func regularFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // gen1 times greedy generation of n tokens with the KV cache.
@@ -568,18 +809,7 @@ func writeRandom(modelPath, tokPath string, c engine.Config, seed uint64, stdout
 	if tokPath == "" {
 		return nil
 	}
-	pieces := []string{"<unk>", "<s>", "</s>"}
-	for b := range 256 {
-		pieces = append(pieces, fmt.Sprintf("<0x%02X>", b))
-	}
-	for i := len(pieces); i < c.VocabSize; i++ {
-		pieces = append(pieces, fmt.Sprintf(" w%d", i))
-	}
-	scores := make([]float32, len(pieces))
-	for i := range scores {
-		scores[i] = -float32(i)
-	}
-	tok, err := engine.NewTokenizer(pieces, scores, 0)
+	tok, err := madeUpTokenizer(c.VocabSize)
 	if err != nil {
 		return err
 	}
@@ -588,6 +818,25 @@ func writeRandom(modelPath, tokPath string, c engine.Config, seed uint64, stdout
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d tokens\n", tokPath, tok.VocabSize())
 	return nil
+}
+
+// madeUpTokenizer is a tokenizer of vocab tokens (at least 3): llama2.c's
+// special tokens, the 256 byte tokens as far as they fit, then made-up
+// pieces " w<id>", each scored below the one before.
+func madeUpTokenizer(vocab int) (*engine.Tokenizer, error) {
+	pieces := []string{"<unk>", "<s>", "</s>"}
+	for b := 0; b < 256 && len(pieces) < vocab; b++ {
+		pieces = append(pieces, fmt.Sprintf("<0x%02X>", b))
+	}
+	for i := len(pieces); i < vocab; i++ {
+		pieces = append(pieces, fmt.Sprintf(" w%d", i))
+	}
+	pieces = pieces[:vocab]
+	scores := make([]float32, len(pieces))
+	for i := range scores {
+		scores[i] = -float32(i)
+	}
+	return engine.NewTokenizer(pieces, scores, 0)
 }
 
 // minTokenizerVocab is the smallest vocabulary a random tokenizer can

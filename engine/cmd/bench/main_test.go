@@ -100,6 +100,8 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 		{[]string{"-make-model", made, "-heads", "5"}, 2, "shape: n_heads = 5 does not divide dim = 288"},
 		{[]string{"-make-model", made, "-seq-len", "2000000"}, 2, "shape: seq_len = 2000000 is out of range"},
 		{[]string{"-make-model", made, "-make-tokenizer", filepath.Join(dir, "t.bin"), "-vocab", "100"}, 2, "-vocab = 100: a tokenizer needs at least 259 tokens"},
+		{[]string{"-make-model", made, "-tokenizer", filepath.Join(dir, "t.bin")}, 2, "-tokenizer applies only when measuring"},
+		{[]string{"-shape", "16,16,2,2,2,32,64", "-tokenizer", filepath.Join(dir, "t.bin")}, 2, `-tokenizer = "` + filepath.Join(dir, "t.bin") + `" goes with a llama2.c checkpoint`},
 
 		{[]string{"-make-model", made, "-dim", "65536", "-hidden", "262144", "-layers", "64", "-heads", "64", "-kv-heads", "64"}, 1, "TB, but only"},
 		{[]string{"-shape", "65536,262144,64,64,64,32000,256"}, 1, "TB, but only"},
@@ -108,11 +110,15 @@ func TestBenchFlagsAndFiles(t *testing.T) {
 		{[]string{"-model", filepath.Join(dir, "missing.bin")}, 1, "no such file"},
 		{[]string{"-model", nanModel}, 1, "weight wq[0] is NaN"},
 		{append([]string{"-model", model, "-draft", fifo}, quick...), 1, "is a named pipe (FIFO)"},
+		{append([]string{"-model", model, "-tokenizer", filepath.Join(dir, "missing.bin")}, quick...), 1, "missing.bin: no such file"},
+		{append([]string{"-model", model, "-tokenizer", model}, quick...), 1, "-tokenizer = " + model},
 
 		{append([]string{"-model", deepModel}, quick...), 0, "after 8 positions the state's cache holds"},
 		{append([]string{"-model", model, "-draft-layers", "1"}, quick...), 0, "speculative  γ=4"},
 		{[]string{"-make-model", made, "-dim", "16", "-hidden", "16", "-layers", "1", "-heads", "2", "-kv-heads", "2", "-vocab", "300", "-seq-len", "32", "-make-tokenizer", filepath.Join(dir, "made-tok.bin")}, 0, "wrote " + made},
 		{append([]string{"-model", made}, quick...), 0, "decode    8 positions"},
+		{append([]string{"-model", made, "-tokenizer", filepath.Join(dir, "made-tok.bin")}, quick...), 0, "tokenizer " + filepath.Join(dir, "made-tok.bin")},
+		{append([]string{"-model", model}, quick...), 0, "Generate  8 positions"},
 		{append([]string{"-model", made, "-threads", "1"}, quick...), 0, "1 threads (GOMAXPROCS)"},
 		{append([]string{"-shape", "16,16,2,2,1,300,32", "-json"}, quick...), 0, `"tok_per_s"`},
 		{append([]string{"-shape", "16,16,2,2,1,300,32", "-draft-layers", "1"}, quick...), 0, "made in"},
@@ -156,5 +162,32 @@ func TestBenchJSON(t *testing.T) {
 	}
 	if len(r.DecodeParts) == 0 || math.Abs(sum-1) > 1e-6 || r.NoCache == nil || r.NoCache.Tokens != 4 {
 		t.Errorf("parts %+v (shares sum to %g), no-cache %+v", r.DecodeParts, sum, r.NoCache)
+	}
+	g, gr := r.Generate, r.GenerateVsDecode
+	if g == nil || gr == nil || g.Tokens != 8 || !(g.TokPerS > 0) || !(g.MinMS <= g.MedianMS && g.MedianMS <= g.MaxMS) ||
+		!(gr.Min > 0 && gr.Min <= gr.Median && gr.Median <= gr.Max) || r.Tokenizer != "made up, 300 tokens" {
+		t.Errorf("generate %+v, its ratio to decode %+v, tokenizer %q", g, gr, r.Tokenizer)
+	}
+}
+
+// TestMadeUpTokenizer checks the tokenizer bench makes for a model that
+// comes without one: llama2.c's special tokens at 0, 1 and 2 (BOS and EOS
+// the ends of a text), byte tokens as far as they fit, and exactly the
+// model's vocabulary.
+func TestMadeUpTokenizer(t *testing.T) {
+	for _, n := range []int{3, 32, 259, 300} {
+		tok, err := madeUpTokenizer(n)
+		if err != nil {
+			t.Fatalf("vocabulary %d: %v", n, err)
+		}
+		if tok.VocabSize() != n || tok.BOS() != 1 || tok.EOS() != 2 || !tok.IsEnd(1) || !tok.IsEnd(2) || tok.IsEnd(0) {
+			t.Errorf("vocabulary %d: %d tokens, BOS %d, EOS %d", n, tok.VocabSize(), tok.BOS(), tok.EOS())
+		}
+		if n > 3 && tok.Piece(3) != "<0x00>" {
+			t.Errorf("vocabulary %d: token 3 is %q, want the byte token <0x00>", n, tok.Piece(3))
+		}
+		if n == 300 && tok.Piece(299) != " w299" {
+			t.Errorf("vocabulary 300: token 299 is %q, want a made-up piece", tok.Piece(299))
+		}
 	}
 }

@@ -43,3 +43,32 @@ func expSumGo(x []float32, m float32) float32 {
 
 // smallestNormal is the smallest positive normal float32, 2^-126.
 const smallestNormal = 0x1p-126
+
+// SumExp returns Σ exp(x[i] − m), for x[i] ≤ m, without changing x: the
+// denominator of a softmax, or, with m the maximum, what a log-sum-exp
+// takes the log of (log Σ exp x[i] = m + log SumExp(x, m)). The sum is
+// taken in float64, so a whole vocabulary of terms adds no rounding of
+// its own.
+//
+// With the kernels each term is ExpSum's: within 2 units in the last
+// place of float32(math.Exp), terms below 2^-126 counted as 0, an x[i]
+// above m counted as m. Without them it is sumExpGo, math.Exp in float64.
+// A NaN in x makes the sum NaN.
+func SumExp(x []float32, m float32) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	if !Available {
+		return sumExpGo(x, m)
+	}
+	return sumExp8(len(x), &x[0], m)
+}
+
+// sumExpGo is SumExp one number at a time, with math.Exp in float64.
+func sumExpGo(x []float32, m float32) float64 {
+	var sum float64
+	for _, v := range x {
+		sum += math.Exp(float64(v) - float64(m))
+	}
+	return sum
+}

@@ -342,3 +342,104 @@ done:
 	VMOVSS X0, ret+16(FP)
 	VZEROUPPER
 	RET
+
+// EXPBLOCKB is EXPBLOCK on Y7 with Y8, Y9, Y10 and Y12 for Y1..Y4, and
+// log2 e, ln2hi and ln2lo read from memory (Y9..Y11 hold other numbers
+// here): sumExp8's second block of a pair, independent of the first, so
+// that the two chains of dependent steps run side by side.
+#define EXPBLOCKB \
+	VSUBPS       Y15, Y7, Y7 \
+	VMINPS       Y7, Y14, Y7 \
+	VMAXPS       Y7, Y13, Y7 \
+	VMULPS       expconst<>+0(SB), Y7, Y8 \
+	VROUNDPS     $0, Y8, Y8 \
+	VFNMADD231PS expconst<>+32(SB), Y8, Y7 \
+	VFNMADD231PS expconst<>+64(SB), Y8, Y7 \
+	VMOVUPS      expconst<>+96(SB), Y9 \
+	VFMADD213PS  expconst<>+128(SB), Y7, Y9 \
+	VFMADD213PS  expconst<>+160(SB), Y7, Y9 \
+	VFMADD213PS  expconst<>+192(SB), Y7, Y9 \
+	VFMADD213PS  expconst<>+224(SB), Y7, Y9 \
+	VFMADD213PS  expconst<>+256(SB), Y7, Y9 \
+	VMULPS       Y7, Y7, Y10 \
+	VFMADD213PS  Y7, Y10, Y9 \
+	VADDPS       expconst<>+288(SB), Y9, Y9 \
+	VCVTPS2DQ    Y8, Y8 \
+	VPSLLD       $23, Y8, Y8 \
+	VPADDD       Y8, Y9, Y7 \
+	VCMPPS       $5, expconst<>+320(SB), Y7, Y12 \
+	VANDPS       Y12, Y7, Y7
+
+// ADDWIDE adds the 8 numbers of float32 register X (as Y) to the float64
+// sums Y5 (its low 4) and Y6 (its high 4), through T1 and T2.
+#define ADDWIDE(Y, X, T1, T2, XT2) \
+	VCVTPS2PD    X, T1 \
+	VEXTRACTF128 $1, Y, XT2 \
+	VCVTPS2PD    XT2, T2 \
+	VADDPD       T1, Y5, Y5 \
+	VADDPD       T2, Y6, Y6
+
+// func sumExp8(n int, x *float32, m float32) float64
+//
+// The sum of exp(min(x[i] − m, 0)) for i < n, each exponential as in
+// expSum8 (EXPBLOCK), x left as it is: 16 numbers a step in two
+// independent blocks, then 8, then the last n mod 8 through a mask (the
+// lanes past the end cleared). The results are widened to float64 and
+// added to two accumulators of 4, so that summing a whole vocabulary adds
+// no rounding of its own.
+TEXT ·sumExp8(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), CX
+	MOVQ         x+8(FP), SI
+	VBROADCASTSS m+16(FP), Y15
+	VXORPS       Y14, Y14, Y14          // 0
+	VMOVUPS      expconst<>+352(SB), Y13 // -87.5
+	VXORPD       Y5, Y5, Y5             // sums of the low and high 4 lanes
+	VXORPD       Y6, Y6, Y6
+	VMOVUPS      expconst<>+0(SB), Y11
+	VMOVUPS      expconst<>+32(SB), Y10
+	VMOVUPS      expconst<>+64(SB), Y9
+
+loop16:
+	CMPQ    CX, $16
+	JLT     loop8
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y7
+	EXPBLOCK
+	EXPBLOCKB
+	ADDWIDE(Y0, X0, Y1, Y2, X2)
+	ADDWIDE(Y7, X7, Y1, Y2, X2)
+	VMOVUPS expconst<>+32(SB), Y10      // EXPBLOCKB used Y9 and Y10
+	VMOVUPS expconst<>+64(SB), Y9
+	ADDQ    $64, SI
+	SUBQ    $16, CX
+	JMP     loop16
+
+loop8:
+	CMPQ    CX, $8
+	JLT     tail
+	VMOVUPS (SI), Y0
+	EXPBLOCK
+	ADDWIDE(Y0, X0, Y1, Y2, X2)
+	ADDQ    $32, SI
+	SUBQ    $8, CX
+
+tail:
+	TESTQ      CX, CX
+	JEQ        sum
+	LEAQ       tailmask<>+32(SB), AX
+	SHLQ       $2, CX
+	SUBQ       CX, AX
+	VMOVUPS    (AX), Y8
+	VMASKMOVPS (SI), Y8, Y0
+	EXPBLOCK
+	VANDPS     Y8, Y0, Y0               // lanes past the end add nothing
+	ADDWIDE(Y0, X0, Y1, Y2, X2)
+
+sum:
+	VADDPD       Y6, Y5, Y5
+	VEXTRACTF128 $1, Y5, X1
+	VADDPD       X1, X5, X0
+	VHADDPD      X0, X0, X0
+	VMOVSD       X0, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -51,6 +51,14 @@ func weightedSum8(n, hs int, w, values *float32, stride int, out *float32)
 //go:noescape
 func expSum8(n int, x *float32, m float32) float32
 
+// sumExp8 returns the sum of exp(min(x[i]−m, 0)) for i < n, each term
+// computed as expSum8 computes it, leaving x as it is, summed in float64:
+// SumExp with the kernels. n is at least 1; the caller guarantees x holds
+// n numbers.
+//
+//go:noescape
+func sumExp8(n int, x *float32, m float32) float64
+
 // swiglu8 sets gate[i] = silu(gate[i])·up[i] for i < n: SwiGLU with the
 // kernels. n is at least 1; the caller guarantees both hold n numbers.
 //

@@ -31,6 +31,10 @@ func expSum8(n int, x *float32, m float32) float32 {
 	panic("kernel: no kernels on this architecture")
 }
 
+func sumExp8(n int, x *float32, m float32) float64 {
+	panic("kernel: no kernels on this architecture")
+}
+
 func swiglu8(n int, gate, up *float32) {
 	panic("kernel: no kernels on this architecture")
 }

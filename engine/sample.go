@@ -226,6 +226,9 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 // or saying that every logit is -Inf: in both cases there is no
 // distribution to draw from. source says whose logits they are.
 func checkScores(z []float32, source string) error {
+	if finiteMax(z) {
+		return nil
+	}
 	for id, v := range z {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 1) {
 			return fmt.Errorf("%s gave token %d the logit %v: logits must be numbers (-Inf bans a token)", source, id, v)
@@ -242,6 +245,9 @@ func checkScores(z []float32, source string) error {
 // and not by a logit bias, which may ban on purpose): its setting
 // overflows float32 on these logits.
 func checkEdited(z []float32, stage, setting string, bannedBefore bool) error {
+	if finiteMax(z) {
+		return nil
+	}
 	for id, v := range z {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 1) {
 			return fmt.Errorf("the %s stage made token %d's logit %v: %s overflows float32 on these logits", stage, id, v, setting)
@@ -251,6 +257,14 @@ func checkEdited(z []float32, stage, setting string, bannedBefore bool) error {
 		return fmt.Errorf("the %s stage made every logit -Inf: %s overflows float32 on these logits", stage, setting)
 	}
 	return nil
+}
+
+// finiteMax reports whether the largest of z is a finite number: then no
+// logit is NaN or +Inf and not every one is -Inf, which is the usual case,
+// found with the vectorised maximum instead of a check of every logit.
+func finiteMax(z []float32) bool {
+	m := float64(kernel.Max(z))
+	return !math.IsNaN(m) && !math.IsInf(m, 0)
 }
 
 // allBanned reports whether no token has a logit above -Inf.

@@ -385,6 +385,11 @@ func prepare(ctx context.Context, m *Model, tok *Tokenizer, prompt string, opts 
 	if err != nil {
 		return nil, fmt.Errorf("encoding prompt: %w", err)
 	}
+	if len(ids) == 0 {
+		// A model without a BOS token to start from has nothing to
+		// predict after an empty prompt.
+		return nil, errors.New("the prompt is empty and model " + m.Name + " adds no BOS token: give at least one token of text")
+	}
 	if len(ids) >= m.Config.SeqLen {
 		return nil, fmt.Errorf("prompt is %d tokens (with BOS) but the model's context is %d: no room to generate", len(ids), m.Config.SeqLen)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 // bigramModel builds a real Model whose next-token logits depend only on
@@ -306,5 +308,23 @@ func TestReferencePenaltiesBreakTheLoop(t *testing.T) {
 	}
 	if text := streamedText(steps); strings.Count(text, "didn't know what to do") > 1 {
 		t.Fatalf("the loop is still there: %q", text)
+	}
+}
+
+// TestEmptyPromptWithoutBOS: a model that adds no BOS token has nothing to
+// start from after an empty prompt, and Generate says so before any work.
+func TestEmptyPromptWithoutBOS(t *testing.T) {
+	m, tok, err := LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step, err := range Generate(context.Background(), m, tok, "", Options{MaxNewTokens: 3}) {
+		if err == nil {
+			t.Fatalf(`Generate(SmolLM2, "") gave the step %+v; want an error`, step)
+		}
+		if !strings.Contains(err.Error(), "prompt is empty") || !strings.Contains(err.Error(), "no BOS") {
+			t.Errorf(`Generate(SmolLM2, "") failed with %q; want it to say the prompt is empty and no BOS is added`, err)
+		}
+		break
 	}
 }

@@ -265,17 +265,6 @@ func perSecond(n int, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-// IsEnd reports whether a generated token ends the text. In llama2.c
-// checkpoints a generated BOS ends the sample; EOS does as well. A GGUF
-// model's file names its end-of-generation tokens: an instruction-tuned
-// model's end of turn (<|im_end|>, <|eot_id|>) among them.
-func (t *Tokenizer) IsEnd(id int) bool {
-	if t.gguf != nil {
-		return t.gguf.IsEndOfGeneration(id) || id == t.eos
-	}
-	return id == t.bos || id == t.eos
-}
-
 // FinishReason says which condition ended a generation. Every decoder —
 // Generate, Decode, BeamSearch, Speculative — ends on one of these, decided
 // in one place (decoding.step).

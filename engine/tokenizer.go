@@ -508,3 +508,14 @@ func (t *Tokenizer) Save(path string) error {
 		return err
 	})
 }
+
+// IsEnd reports whether a generated token ends the text. In llama2.c
+// checkpoints a generated BOS ends the sample; EOS does as well. A GGUF
+// model's file names its end-of-generation tokens: an instruction-tuned
+// model's end of turn (<|im_end|>, <|eot_id|>) among them.
+func (t *Tokenizer) IsEnd(id int) bool {
+	if t.gguf != nil {
+		return t.gguf.IsEndOfGeneration(id) || id == t.eos
+	}
+	return id == t.bos || id == t.eos
+}

@@ -114,7 +114,11 @@ func (b *builder) compile(root int) (*Grammar, error) {
 	}
 	c.nullable()
 	for _, s := range c.stars {
-		x := c.rules[s.rule].alts[0][0]
+		alts := c.rules[s.rule].alts
+		if len(alts) != 2 {
+			continue // x matches no text: only the empty alternative is left
+		}
+		x := alts[0][0]
 		if x.ref && c.null[x.arg] {
 			c.rules[s.rule].alts[0][0] = item{ref: true, arg: c.nonEmpty(x.arg)}
 		}

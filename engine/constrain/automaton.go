@@ -237,6 +237,9 @@ func (c *cache) union(d *dstate, pick func(s int32) bool) int32 {
 	for _, s := range d.stacks {
 		if s != 0 && s != holeFrame && pick(s) {
 			u = append(u, c.after(s)...)
+			if len(u) >= maxStackFanout {
+				break
+			}
 		}
 	}
 	c.u = u

@@ -29,6 +29,13 @@ import (
 // The walks are kept per head, so states that differ only below their
 // heads — the same string at another depth of nesting — share one.
 
+// maxHeadStacks is the most stacks a state may have for its mask to be
+// assembled from heads. A state with more comes from a grammar so
+// ambiguous that its stacks are cut at maxStackFanout, and the heads,
+// which are cut elsewhere, could see stacks the state has lost: such a
+// state is walked whole.
+const maxHeadStacks = 64
+
 // maxHead bounds the frames of a head.
 const maxHead = 8
 
@@ -207,6 +214,13 @@ func (c *cache) distances(v *Vocabulary, hw *headWalk) []distToken {
 // stack's head, and the unsure tokens checked byte by byte from d.
 func (c *Constraint) prepare(d *dstate) {
 	cc := c.c
+	if len(d.stacks) > maxHeadStacks {
+		// Walk the state itself, as one head that is the whole state.
+		hw := c.c.walk(c.v, d, nil)
+		c.c.words += len(hw.acc.bits)
+		d.parts, d.maxDist = []part{{hw, hw.acc, 0}}, hw.maxDist
+		return
+	}
 	var pos []int32
 	var tried *Mask // the tokens checked so far
 	seen := map[*headWalk]int32{}

@@ -58,7 +58,7 @@ type headWalk struct {
 	acc     *Mask       // the tokens decided by the head to be allowed
 	minDist int32       // the smallest distance (in the head) they lead to
 	maxDist int32       // the largest
-	unsure  [][2]int32  // ranges of Vocabulary.toks whose tokens may leave the head early
+	unsure  []int32     // trie nodes whose subtrees' tokens may leave the head early
 	byDist  []distToken // the allowed tokens by distance; only once a budget needs it
 }
 
@@ -146,7 +146,7 @@ func (c *cache) walk(v *Vocabulary, start *dstate, dists *[]distToken) *headWalk
 		if from.hole {
 			// The head may have been read: what the rest of the bytes do
 			// depends on the stack below it.
-			hw.unsure = append(hw.unsure, [2]int32{v.nodeToks[i], v.nodeToks[v.nodeSkip[i]]})
+			hw.unsure = append(hw.unsure, int32(i))
 			i = int(v.nodeSkip[i])
 			continue
 		}
@@ -256,11 +256,10 @@ func (c *Constraint) prepare(d *dstate) {
 	for hw, below := range seen {
 		d.parts = append(d.parts, part{hw, hw.acc, below})
 	}
+	var at []*dstate
 	for _, p := range d.parts {
-		for _, r := range p.hw.unsure {
-			for _, id := range c.v.toks[r[0]:r[1]] {
-				c.check(d, id, &tried)
-			}
+		for _, i := range p.hw.unsure {
+			at = c.checkSubtree(d, i, at)
 		}
 	}
 	c.c.words += len(d.checked)
@@ -280,6 +279,38 @@ func (c *Constraint) check(d *dstate, id int32, tried **Mask) {
 		d.checked = append(d.checked, distToken{id, e.dist})
 		d.maxDist = max(d.maxDist, e.dist)
 	}
+}
+
+// checkSubtree walks the trie's subtree under node i from d, adding its
+// allowed tokens to d.checked: the tokens share their prefixes' steps.
+func (c *Constraint) checkSubtree(d *dstate, i int32, at []*dstate) []*dstate {
+	v := c.v
+	if at == nil {
+		at = make([]*dstate, v.maxDepth+1)
+	}
+	depth := v.nodeDepth[i]
+	// Every subtree holds a token; its text leads to node i.
+	prefix := v.texts[v.toks[v.nodeToks[i]]][:depth-1]
+	e := c.c.run(d, prefix)
+	if e == nil {
+		return at
+	}
+	at[depth-1] = e
+	for j := i; j < v.nodeSkip[i]; {
+		dj := v.nodeDepth[j]
+		next := c.c.step(at[dj-1], v.nodeByte[j])
+		if next == nil {
+			j = v.nodeSkip[j]
+			continue
+		}
+		at[dj] = next
+		for _, id := range v.toks[v.nodeToks[j]:v.nodeToks[j+1]] {
+			d.checked = append(d.checked, distToken{id, next.dist})
+			d.maxDist = max(d.maxDist, next.dist)
+		}
+		j++
+	}
+	return at
 }
 
 // run returns the state after the bytes b from d, or nil.

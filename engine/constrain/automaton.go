@@ -3,7 +3,7 @@ package constrain
 import (
 	"encoding/binary"
 	"math"
-	mbits "math/bits"
+	"math/bits"
 	"slices"
 )
 
@@ -191,7 +191,7 @@ func (c *cache) step(d *dstate, b byte) *dstate {
 // else on b.
 func (c *cache) fill(d *dstate, b byte) {
 	if len(d.stacks) > 64 {
-		d.trans[b] = c.union(d, func(s int32) bool { return c.class(s).has(b) })
+		d.trans[b] = c.union(d, func(_ int, s int32) bool { return c.class(s).has(b) })
 		return
 	}
 	var sigs [256]uint64 // per byte, which stacks accept it
@@ -200,10 +200,10 @@ func (c *cache) fill(d *dstate, b byte) {
 			continue
 		}
 		set := c.class(s)
-		for w, bits := range set {
-			for bits != 0 {
-				sigs[w*64+mbits.TrailingZeros64(bits)] |= 1 << i
-				bits &= bits - 1
+		for w, word := range set {
+			for word != 0 {
+				sigs[w*64+bits.TrailingZeros64(word)] |= 1 << i
+				word &= word - 1
 			}
 		}
 	}
@@ -214,10 +214,7 @@ func (c *cache) fill(d *dstate, b byte) {
 		sig := sigs[x]
 		t := int32(-1)
 		if sig != 0 {
-			t = c.union(d, func(s int32) bool {
-				i, _ := slices.BinarySearch(d.stacks, s)
-				return sig&(1<<i) != 0
-			})
+			t = c.union(d, func(i int, _ int32) bool { return sig&(1<<i) != 0 })
 		}
 		for y := x; y < 256; y++ {
 			if sigs[y] == sig {
@@ -230,12 +227,13 @@ func (c *cache) fill(d *dstate, b byte) {
 // class is the byte class on top of stack s.
 func (c *cache) class(s int32) *byteSet { return &c.g.sets[c.g.elems[c.frames[s].pos].arg] }
 
-// union interns the state made of what d's stacks chosen by pick lead to,
+// union interns the state made of what d's stacks chosen by pick (given
+// each stack's index and frame) lead to,
 // and returns its transition entry (-1: none).
-func (c *cache) union(d *dstate, pick func(s int32) bool) int32 {
+func (c *cache) union(d *dstate, pick func(i int, s int32) bool) int32 {
 	u := c.u[:0]
-	for _, s := range d.stacks {
-		if s != 0 && s != holeFrame && pick(s) {
+	for i, s := range d.stacks {
+		if s != 0 && s != holeFrame && pick(i, s) {
 			u = append(u, c.after(s)...)
 			if len(u) >= maxStackFanout {
 				break

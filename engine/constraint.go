@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"runtime"
+	"sync"
+	"weak"
 
 	"github.com/tokenbytoken/course/engine/constrain"
 )
@@ -68,7 +71,34 @@ func NewConstraint(tok *Tokenizer, g *constrain.Grammar) (*Constraint, error) {
 
 // ConstraintVocabulary returns the tokenizer's vocabulary as a constraint
 // sees it: each token's bytes (TokenBytes), and its end tokens (IsEnd).
+// It is built on the first call for each tokenizer and shared by every
+// later call and every Constraint made with that tokenizer: building it
+// means sorting every token's text, which would otherwise dominate
+// NewConstraint.
 func (t *Tokenizer) ConstraintVocabulary() (*constrain.Vocabulary, error) {
+	key := weak.Make(t)
+	e, loaded := vocabularies.LoadOrStore(key, &vocabEntry{})
+	entry := e.(*vocabEntry)
+	if !loaded {
+		// The entry goes when the tokenizer does, so that the cache
+		// holds nothing of tokenizers no longer in use.
+		runtime.AddCleanup(t, func(k weak.Pointer[Tokenizer]) { vocabularies.Delete(k) }, key)
+	}
+	entry.once.Do(func() { entry.v, entry.err = t.buildConstraintVocabulary() })
+	return entry.v, entry.err
+}
+
+// vocabularies maps a weak pointer to a Tokenizer to its *vocabEntry.
+var vocabularies sync.Map
+
+// vocabEntry is one tokenizer's constraint vocabulary, built once.
+type vocabEntry struct {
+	once sync.Once
+	v    *constrain.Vocabulary
+	err  error
+}
+
+func (t *Tokenizer) buildConstraintVocabulary() (*constrain.Vocabulary, error) {
 	n := t.VocabSize()
 	texts := make([][]byte, n)
 	var ends []int

@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -444,11 +445,72 @@ func BenchmarkConstrainedSmolLM2(b *testing.B) {
 			}
 		}
 	})
-	b.Run("vocabulary", func(b *testing.B) {
+	// vocabulary-build is the first ConstraintVocabulary of a tokenizer;
+	// new-constraint is NewConstraint once the vocabulary is cached.
+	b.Run("vocabulary-build", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := tok.ConstraintVocabulary(); err != nil {
+			if _, err := tok.buildConstraintVocabulary(); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+	b.Run("new-constraint", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := NewConstraint(tok, g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestConstraintVocabularyShared: every call for one tokenizer, from any
+// goroutine, returns the one vocabulary built on the first, and it is
+// the one built from the tokenizer's texts.
+func TestConstraintVocabularyShared(t *testing.T) {
+	_, tok, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]*constrain.Vocabulary, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			v, err := tok.ConstraintVocabulary()
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = v
+		})
+	}
+	wg.Wait()
+	for i, v := range got {
+		if v != got[0] {
+			t.Fatalf("call %d returned another vocabulary than call 0", i)
+		}
+	}
+	v := got[0]
+	if v.Size() != tok.VocabSize() {
+		t.Fatalf("the vocabulary has %d tokens, the tokenizer %d", v.Size(), tok.VocabSize())
+	}
+	for id := range tok.VocabSize() {
+		if v.IsEnd(id) != tok.IsEnd(id) || !bytes.Equal(v.Text(id), tok.TokenBytes(id)) && !tok.IsEnd(id) {
+			t.Fatalf("token %d: text %q end %v, the tokenizer says %q end %v", id, v.Text(id), v.IsEnd(id), tok.TokenBytes(id), tok.IsEnd(id))
+		}
+	}
+	c1, err := NewConstraint(tok, mustRegexp(t, `[a-z]+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c1.Constrain().Vocabulary() != v {
+		t.Error("NewConstraint built its own vocabulary instead of the tokenizer's")
+	}
+}
+
+func mustRegexp(t *testing.T, re string) *constrain.Grammar {
+	t.Helper()
+	g, err := constrain.Regexp(re)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

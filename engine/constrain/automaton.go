@@ -3,6 +3,7 @@ package constrain
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -10,6 +11,11 @@ import (
 // each the position in Grammar.elems still to be read in some rule; the
 // top frame always points at a byte class. The empty stack (frame 0)
 // means the whole sentence has been read.
+//
+// Frame 1 is the hole: the unknown rest of a stack under a head (see
+// heads.go). A stack that pops into it has read all of its head, and
+// what may follow depends on the frames below; the automaton keeps it as
+// a stack of its own, with nothing on top, 0 bytes from its end.
 //
 // Frames and states are hash-consed in a cache: the same stack is the same
 // frame number, the same set of stacks the same *dstate, so a state
@@ -23,6 +29,8 @@ const (
 	maxStackFanout = 1 << 12 // stacks in one state: beyond, the rest are dropped
 )
 
+const holeFrame = 1
+
 type frame struct {
 	pos  int32 // element still to read
 	next int32 // the frame below (0: none)
@@ -35,12 +43,14 @@ type dstate struct {
 	id     int32
 	stacks []int32 // sorted frame numbers
 	accept bool    // the empty stack is one of them: the text is complete
+	hole   bool    // the hole is one of them: the head has been read
 	dist   int32   // fewest bytes to a complete text
 	trans  []int32 // per byte: 0 not known yet, -1 no way on, k the state k-1
 
+	parts    []part      // per stack, its head's walk and the distance below the head
+	checked  []distToken // the tokens checked byte by byte, allowed with no budget
 	mask     *Mask       // the tokens allowed with no budget
 	maxDist  int32       // the largest dist of a state a token leads to
-	far      []distToken // the allowed tokens that lead farther from the end than dist
 	limMask  *Mask       // the tokens allowed when the budget says limit
 	limit    int32
 	hasLimit bool
@@ -54,18 +64,24 @@ type cache struct {
 	stateID map[string]int32
 	words   int // mask words held
 
+	heads map[string]*headWalk // walks of the vocabulary per head of a stack
+	hc    *cache               // the automaton the heads are walked in
+
 	// scratch for step
-	seen map[[2]int32]bool
-	out  []int32
+	seen   map[[2]int32]bool
+	out    []int32
+	u      []int32
+	afters [][]int32 // per frame, see after
 }
 
 func newCache(g *Grammar) *cache {
 	return &cache{
 		g:       g,
-		frames:  []frame{{pos: -1}},
+		frames:  []frame{{pos: -1}, {pos: -1}},
 		frameID: map[[2]int32]int32{},
 		stateID: map[string]int32{},
 		seen:    map[[2]int32]bool{},
+		heads:   map[string]*headWalk{},
 	}
 }
 
@@ -92,8 +108,8 @@ func (c *cache) expand(pos, next int32) {
 	e := c.g.elems[pos]
 	switch e.kind {
 	case eEnd:
-		if next == 0 {
-			c.out = append(c.out, 0)
+		if next == 0 || next == holeFrame {
+			c.out = append(c.out, next)
 			return
 		}
 		f := c.frames[next]
@@ -138,8 +154,11 @@ func (c *cache) intern() *dstate {
 	}
 	d := &dstate{c: c, id: int32(len(c.states)), stacks: slices.Clone(stacks), dist: math.MaxInt32, trans: make([]int32, 256)}
 	for _, s := range d.stacks {
-		if s == 0 {
+		switch s {
+		case 0:
 			d.accept = true
+		case holeFrame:
+			d.hole = true
 		}
 		d.dist = min(d.dist, c.frames[s].dist)
 	}
@@ -149,30 +168,110 @@ func (c *cache) intern() *dstate {
 }
 
 // step returns the state after byte b, or nil if b cannot come next.
+//
+// The stacks a frame leads to once its byte is read are the same in every
+// state that holds it, so they are expanded once per frame (after); the
+// state after b is the union over the stacks whose class holds b. Bytes
+// that the same stacks accept lead to the same state, so the first step
+// from a state finds its transitions on every byte at once, one union per
+// set of accepting stacks.
 func (c *cache) step(d *dstate, b byte) *dstate {
-	if t := d.trans[b]; t != 0 {
-		if t < 0 {
-			return nil
-		}
-		return c.states[t-1]
+	t := d.trans[b]
+	if t == 0 {
+		c.fill(d, b)
+		t = d.trans[b]
 	}
-	c.begin()
-	for _, s := range d.stacks {
-		if s == 0 {
-			continue
-		}
-		f := c.frames[s]
-		if c.g.sets[c.g.elems[f.pos].arg].has(b) {
-			c.expand(f.pos+1, f.next)
-		}
-	}
-	if len(c.out) == 0 {
-		d.trans[b] = -1
+	if t < 0 {
 		return nil
 	}
-	next := c.intern()
-	d.trans[b] = next.id + 1
-	return next
+	return c.states[t-1]
+}
+
+// fill finds d's transitions: on every byte if d has at most 64 stacks,
+// else on b.
+func (c *cache) fill(d *dstate, b byte) {
+	if len(d.stacks) > 64 {
+		d.trans[b] = c.union(d, func(_ int, s int32) bool { return c.class(s).has(b) })
+		return
+	}
+	var sigs [256]uint64 // per byte, which stacks accept it
+	for i, s := range d.stacks {
+		if s == 0 || s == holeFrame {
+			continue
+		}
+		set := c.class(s)
+		for w, word := range set {
+			for word != 0 {
+				sigs[w*64+bits.TrailingZeros64(word)] |= 1 << i
+				word &= word - 1
+			}
+		}
+	}
+	for x := range 256 {
+		if d.trans[x] != 0 {
+			continue
+		}
+		sig := sigs[x]
+		t := int32(-1)
+		if sig != 0 {
+			t = c.union(d, func(i int, _ int32) bool { return sig&(1<<i) != 0 })
+		}
+		for y := x; y < 256; y++ {
+			if sigs[y] == sig {
+				d.trans[y] = t
+			}
+		}
+	}
+}
+
+// class is the byte class on top of stack s.
+func (c *cache) class(s int32) *byteSet { return &c.g.sets[c.g.elems[c.frames[s].pos].arg] }
+
+// union interns the state made of what d's stacks chosen by pick (given
+// each stack's index and frame) lead to,
+// and returns its transition entry (-1: none).
+func (c *cache) union(d *dstate, pick func(i int, s int32) bool) int32 {
+	u := c.u[:0]
+	for i, s := range d.stacks {
+		if s != 0 && s != holeFrame && pick(i, s) {
+			u = append(u, c.after(s)...)
+			if len(u) >= maxStackFanout {
+				break
+			}
+		}
+	}
+	c.u = u
+	if len(u) == 0 {
+		return -1
+	}
+	c.out = append(c.out[:0], u[:min(len(u), maxStackFanout)]...)
+	return c.intern().id + 1
+}
+
+// after returns the stacks that frame s, topped by a byte class, leads to
+// once a byte of the class is read.
+func (c *cache) after(s int32) []int32 {
+	if int(s) < len(c.afters) && c.afters[s] != nil {
+		return c.afters[s]
+	}
+	c.begin()
+	f := c.frames[s]
+	c.expand(f.pos+1, f.next)
+	out := append([]int32{}, c.out...) // not nil, even when empty
+	for len(c.afters) <= int(s) {
+		c.afters = append(c.afters, nil)
+	}
+	c.afters[s] = out
+	return out
+}
+
+// size is the number of states held, the heads' automaton's included.
+func (c *cache) size() int {
+	n := len(c.states)
+	if c.hc != nil {
+		n += len(c.hc.states)
+	}
+	return n
 }
 
 // distToken is a token and how far from the end of the text it leads.

@@ -28,7 +28,16 @@ type Grammar struct {
 	root      int32
 	suffixMin []int32 // per element, fewest bytes from it to the end of its alternative
 	minLen    int     // fewest bytes of a sentence
+
+	// twins maps a position in a bounded repetition x{0,k} to the same
+	// position in x*, with how many more times x may still be read from
+	// it (see heads.go); nil if the grammar has no such repetition.
+	twins []twin
 }
+
+// twin is the position in x* that stands for a position of x{0,k}, and
+// the k; pos 0: none.
+type twin struct{ pos, bound int32 }
 
 type elemKind uint8
 
@@ -64,6 +73,7 @@ type compiler struct {
 	sets   []byteSet
 	setIDs map[byteSet]int
 	stars  []star
+	chains []chain
 	items  int
 	ne     map[int]int // rule -> its copy without the empty string
 	null   []bool
@@ -71,6 +81,15 @@ type compiler struct {
 
 // star is a rule S ::= x S | "" made for x*.
 type star struct{ rule int }
+
+// chain is the rules O1 ::= x | "", Ok ::= x Ok-1 | "" made for up to
+// len(rules) more x, rules[k-1] being Ok; twin is the rule x* ::= x x* | ""
+// made for it, if any.
+type chain struct {
+	x     item
+	rules []int
+	twin  int
+}
 
 // compile lowers the builder's rules, starting from root, into a Grammar.
 func (b *builder) compile(root int) (*Grammar, error) {
@@ -95,13 +114,18 @@ func (b *builder) compile(root int) (*Grammar, error) {
 	}
 	c.nullable()
 	for _, s := range c.stars {
-		x := c.rules[s.rule].alts[0][0]
+		alts := c.rules[s.rule].alts
+		if len(alts) != 2 {
+			continue // x matches no text: only the empty alternative is left
+		}
+		x := alts[0][0]
 		if x.ref && c.null[x.arg] {
 			c.rules[s.rule].alts[0][0] = item{ref: true, arg: c.nonEmpty(x.arg)}
 		}
 	}
 	c.prune(root)
 	c.nullable()
+	c.twins()
 	if err := c.leftRecursion(); err != nil {
 		return nil, err
 	}
@@ -228,12 +252,51 @@ func (c *compiler) repeat(n *node, depth int) ([]item, error) {
 	case extra > 0:
 		// O1 ::= x | "", Ok ::= x Ok-1 | "": up to extra more.
 		o := c.newRule(n.pos, []item{x}, []item{})
+		ch := chain{x: x, rules: []int{o}, twin: -1}
 		for range extra - 1 {
 			o = c.newRule(n.pos, []item{x, {ref: true, arg: o}}, []item{})
+			ch.rules = append(ch.rules, o)
+		}
+		if extra >= minTwin {
+			c.chains = append(c.chains, ch)
 		}
 		out = append(out, item{ref: true, arg: o})
 	}
 	return out, nil
+}
+
+// minTwin is the fewest repetitions a chain needs to get a twin: below
+// it, the twin would save little.
+const minTwin = 4
+
+// twins makes the rule x* for each chain of a bounded repetition of a
+// non-empty x, so that the positions of the chain's rules, which differ
+// only by how many x are left, can be walked as the one position of x*
+// (see heads.go). A chain whose rules lost their x to pruning, or whose
+// x can be empty (x* would then be left-recursive, and count what the
+// chain does not), gets none.
+func (c *compiler) twins() {
+	for i := range c.chains {
+		ch := &c.chains[i]
+		if ch.x.ref && c.null[ch.x.arg] {
+			continue
+		}
+		ok := true
+		for k, r := range ch.rules {
+			alts := c.rules[r].alts
+			if len(alts) != 2 || len(alts[0]) != min(k+1, 2) || alts[0][0] != ch.x || k > 0 && alts[0][1] != (item{ref: true, arg: ch.rules[k-1]}) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		s := c.newRule(c.rules[ch.rules[0]].pos)
+		c.rules[s].alts = [][]item{{ch.x, {ref: true, arg: s}}, {}}
+		c.null = append(c.null, true)
+		ch.twin = s
+	}
 }
 
 // prune removes the alternatives that can never be completed (they use a
@@ -449,6 +512,24 @@ func (c *compiler) flatten(root int) *Grammar {
 		}
 	}
 	g.minLen = minLen[root]
+	for _, ch := range c.chains {
+		if ch.twin < 0 {
+			continue
+		}
+		if g.twins == nil {
+			g.twins = make([]twin, len(g.elems))
+		}
+		q := g.rules[ch.twin][0]
+		for k, r := range ch.rules {
+			p := g.rules[r][0]
+			// At x: k+1 more x, this one included. After x (only in Ok,
+			// k > 1): k more.
+			g.twins[p] = twin{q, int32(k + 1)}
+			if k > 0 {
+				g.twins[p+1] = twin{q + 1, int32(k)}
+			}
+		}
+	}
 	return g
 }
 

@@ -68,7 +68,7 @@ func (c *Constraint) live(s State) *dstate {
 
 // room empties the cache when it is over its bounds, keeping d.
 func (c *Constraint) room(d *dstate) *dstate {
-	if len(c.c.states) < maxStates && c.c.words < maxMaskWords {
+	if c.c.size() < maxStates && c.c.words < maxMaskWords {
 		return d
 	}
 	stacks := d.stackList()
@@ -139,8 +139,8 @@ func (c *Constraint) Allowed(s State, budget int) *Mask {
 	defer c.mu.Unlock()
 	d := c.room(c.live(s))
 	if d.mask == nil {
-		d.mask, d.maxDist, d.far = c.walk(d, math.MaxInt32)
-		c.c.words += len(d.mask.bits) + len(d.far)
+		c.prepare(d)
+		d.mask = c.mask(d, math.MaxInt32)
 	}
 	if budget <= 0 {
 		return d.mask
@@ -149,75 +149,10 @@ func (c *Constraint) Allowed(s State, budget int) *Mask {
 	if limit >= d.maxDist {
 		return d.mask
 	}
-	if d.hasLimit && d.limit == limit {
-		return d.limMask
+	if !d.hasLimit || d.limit != limit {
+		d.limMask, d.limit, d.hasLimit = c.mask(d, limit), limit, true
 	}
-	if d.limMask == nil {
-		c.c.words += len(d.mask.bits)
-	}
-	if limit >= d.dist {
-		// Only tokens that lead farther than dist can be too far: take
-		// them out of the full mask.
-		m := &Mask{bits: append([]uint64(nil), d.mask.bits...), n: d.mask.n}
-		for _, t := range d.far {
-			if t.dist > limit {
-				m.bits[t.id>>6] &^= 1 << (t.id & 63)
-			}
-		}
-		d.limMask = m
-	} else {
-		d.limMask, _, _ = c.walk(d, limit)
-	}
-	d.limit, d.hasLimit = limit, true
 	return d.limMask
-}
-
-// walk finds the tokens allowed in d whose next state can be completed in
-// at most limit bytes, by a depth-first walk of the vocabulary's trie; the
-// largest distance they lead to; and those that lead farther than d's own.
-func (c *Constraint) walk(d *dstate, limit int32) (*Mask, int32, []distToken) {
-	v := c.v
-	m := newMask(v.Size())
-	if d.accept {
-		for _, id := range v.endIDs {
-			m.set(id)
-		}
-	}
-	var maxDist int32
-	var far []distToken
-	at := make([]*dstate, v.maxDepth+1)
-	at[0] = d
-	states := c.c.states
-	for i := 0; i < len(v.nodeByte); {
-		depth := v.nodeDepth[i]
-		from := at[depth-1]
-		var next *dstate
-		if t := from.trans[v.nodeByte[i]]; t > 0 {
-			next = states[t-1]
-		} else if t < 0 {
-			i = int(v.nodeSkip[i])
-			continue
-		} else {
-			next = c.c.step(from, v.nodeByte[i])
-			states = c.c.states
-			if next == nil {
-				i = int(v.nodeSkip[i])
-				continue
-			}
-		}
-		at[depth] = next
-		if lo, hi := v.nodeToks[i], v.nodeToks[i+1]; lo < hi && next.dist <= limit {
-			for _, id := range v.toks[lo:hi] {
-				m.set(id)
-				if next.dist > d.dist {
-					far = append(far, distToken{id, next.dist})
-				}
-			}
-			maxDist = max(maxDist, next.dist)
-		}
-		i++
-	}
-	return m, maxDist, far
 }
 
 // AllowedBy is Allowed for tokens whose texts differ from the

@@ -46,3 +46,17 @@ func TestRegexpAgreesWithGo(t *testing.T) {
 		}
 	}
 }
+
+// TestStarOfNothing: a repetition of a rule that matches no text (it
+// never stops recursing) is the empty string alone, not a crash.
+func TestStarOfNothing(t *testing.T) {
+	g, err := ParseGrammar("root ::= \"a\" (r1)* \"b\"\nr1 ::= \"c\" r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{"ab": true, "acb": false, "a": false} {
+		if _, complete := run(t, g, text); complete != want {
+			t.Errorf("%q: complete = %v, want %v", text, complete, want)
+		}
+	}
+}

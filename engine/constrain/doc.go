@@ -24,12 +24,17 @@
 // States are built lazily and remembered, with their transitions on each
 // byte: a state reached again costs a table lookup, which makes the
 // automaton a lazily built DFA for regular languages. The tokens allowed
-// in a state are found by walking a trie of the vocabulary's texts from
-// that state, abandoning a whole subtree as soon as its prefix leaves the
-// language; the result, a bit mask over the vocabulary, is remembered per
-// state too. Most steps of a generation land in a state already seen (the
-// inside of a string, after a comma), and then masking costs only the
-// copy of the mask onto the logits.
+// in a state are found by walking a trie of the vocabulary's texts,
+// abandoning a whole subtree as soon as its prefix leaves the language.
+// The walk is done not per state but per head of a stack — its top frames,
+// down to the first that cannot be left without reading a byte of its own
+// — and kept: for most tokens the head alone decides, so the states of one
+// string at any depth of nesting, or after any number of characters, share
+// one walk, and only the few tokens that may run past the head are checked
+// in the state itself. The resulting bit mask over the vocabulary is
+// remembered per state too. Most steps of a generation land in a state
+// already seen (the inside of a string, after a comma), and then masking
+// costs only the copy of the mask onto the logits.
 //
 // # Ending
 //

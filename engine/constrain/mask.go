@@ -16,6 +16,13 @@ func newMask(n int) *Mask { return &Mask{bits: make([]uint64, (n+63)/64), n: n} 
 
 func (m *Mask) set(id int32) { m.bits[id>>6] |= 1 << (id & 63) }
 
+// or adds the tokens of o, a mask over the same vocabulary.
+func (m *Mask) or(o *Mask) {
+	for i, w := range o.bits {
+		m.bits[i] |= w
+	}
+}
+
 // Size is the number of tokens of the vocabulary the mask is over.
 func (m *Mask) Size() int { return m.n }
 

@@ -25,6 +25,8 @@ type Vocabulary struct {
 	toks      []int32
 	endIDs    []int32
 	maxDepth  int
+
+	byLen []int32 // the tokens with a text, longest first
 }
 
 // MaxTokenBytes bounds the text of one token.
@@ -85,6 +87,8 @@ func NewVocabulary(texts [][]byte, end []int) (*Vocabulary, error) {
 		prev = t
 	}
 	v.nodeToks = append(v.nodeToks, int32(len(v.toks)))
+	v.byLen = slices.Clone(order)
+	slices.SortStableFunc(v.byLen, func(a, b int32) int { return len(v.texts[b]) - len(v.texts[a]) })
 	// A node's tokens were appended after it and before the next node, so
 	// nodeToks[i]..nodeToks[i+1] are exactly the tokens ending at node i.
 	v.nodeSkip = make([]int32, len(v.nodeByte))
@@ -101,6 +105,18 @@ func NewVocabulary(texts [][]byte, end []int) (*Vocabulary, error) {
 		v.nodeSkip[s] = int32(len(v.nodeByte))
 	}
 	return v, nil
+}
+
+// longer returns the tokens whose text is longer than n bytes.
+func (v *Vocabulary) longer(n int32) []int32 {
+	k, _ := slices.BinarySearchFunc(v.byLen, n, func(id, n int32) int {
+		// byLen is by decreasing length: "before n" is longer than n.
+		if int32(len(v.texts[id])) > n {
+			return -1
+		}
+		return 1
+	})
+	return v.byLen[:k]
 }
 
 // Size is the number of tokens.

@@ -32,17 +32,6 @@ import (
 // allowed token; otherwise the distribution drawn from is the model's,
 // renormalised over the allowed tokens.
 
-// Finish reasons of a constrained generation.
-const (
-	// FinishConstraint: the text is a complete sentence of the
-	// constraint's language and nothing more may follow it.
-	FinishConstraint FinishReason = "constraint"
-	// FinishUnsatisfiable: no token of the vocabulary can continue the
-	// text within the constraint; the text so far is a prefix of the
-	// language.
-	FinishUnsatisfiable FinishReason = "unsatisfiable"
-)
-
 // Constraint is a compiled language bound to a tokenizer's vocabulary. It
 // remembers the states and masks it has computed, so one Constraint
 // should serve every generation with the same language and tokenizer; it

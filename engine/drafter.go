@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 )
 
 // A Drafter guesses the tokens that come next, for speculative decoding to
@@ -188,4 +189,36 @@ func (l PromptLookup) sizes() (lo, hi int, err error) {
 func (l PromptLookup) checkTarget(LM) error {
 	_, _, err := l.sizes()
 	return err
+}
+
+// tempered turns logits into probabilities at a temperature, or returns an
+// error when dividing by it overflows float32.
+func tempered(logits []float32, temperature float64) ([]float64, error) {
+	z := make([]float32, len(logits))
+	for i, v := range logits {
+		z[i] = float32(float64(v) / temperature)
+		if math.IsInf(float64(z[i]), 1) {
+			return nil, fmt.Errorf("token %d's logit %v divided by the temperature %v overflows float32", i, v, temperature)
+		}
+	}
+	return Softmax(z), nil
+}
+
+// pick draws a token from the distribution p.
+func pick(p []float64, rng *RNG) int {
+	coin := float64(rng.Float32())
+	var cdf float64
+	for i, v := range p {
+		cdf += v
+		if coin < cdf {
+			return i
+		}
+	}
+	// Rounding left the total just under 1: take the last possible token.
+	for i := len(p) - 1; i > 0; i-- {
+		if p[i] > 0 {
+			return i
+		}
+	}
+	return 0
 }

@@ -167,6 +167,10 @@ const (
 	MaxLogitBias         = 100 // the largest |LogitBias| value, other than -Inf (OpenAI's range too)
 )
 
+// validateSampling checks the settings the sampler (sample.go) reads.
+// Generate's Options hold them, and Generate builds its Sampler from them,
+// so generate.go and sample.go use each other: the sampler has no settings
+// of its own to keep apart from the ones a generation is asked with.
 func (o Options) validateSampling(vocabSize int) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	between := func(v, lo, hi float64) bool { return v >= lo && v <= hi }
@@ -285,6 +289,13 @@ const (
 	FinishDeadline FinishReason = "deadline"
 	// FinishCancelled: the context was cancelled.
 	FinishCancelled FinishReason = "cancelled"
+	// FinishConstraint: the text is a complete sentence of
+	// Options.Constraint's language and nothing more may follow it.
+	FinishConstraint FinishReason = "constraint"
+	// FinishUnsatisfiable: no token of the vocabulary can continue the
+	// text within Options.Constraint; the text so far is a prefix of the
+	// language.
+	FinishUnsatisfiable FinishReason = "unsatisfiable"
 )
 
 // NoToken is the Step.ID of a final step that carries no new token: when
@@ -469,6 +480,10 @@ type choose func(logits []float32, seq []int) (Step, error)
 // which decides whether it is the last and why, and to emit, which yields
 // it; so every decoder streams the same kind of steps and ends for the
 // same reasons.
+//
+// This is why generate.go and the other decoders' files (beam.go,
+// speculative.go, nocache.go) use each other: they use this bookkeeping,
+// and Generate runs any of them through Options.Decoder.
 type decoding struct {
 	ctx    context.Context
 	seq    []int // the prompt, then every token decided

@@ -404,7 +404,3 @@ func sampleFrom(p []float32, kept []int, coin float32) (int, error) {
 	}
 	return last, nil
 }
-
-// banned is the logit of a token that may not be chosen: softmax gives it
-// probability exactly 0.
-var banned = float32(math.Inf(-1))

@@ -85,3 +85,7 @@ func softmax32(x []float32) {
 		x[i] /= sum
 	}
 }
+
+// banned is the logit of a token that may not be chosen: softmax gives it
+// probability exactly 0.
+var banned = float32(math.Inf(-1))

@@ -290,38 +290,6 @@ func (s Speculation) generate(d *decoding, m *Model, opts Options, yield func(St
 	speculate(d, target, s.Drafter, o, yield)
 }
 
-// tempered turns logits into probabilities at a temperature, or returns an
-// error when dividing by it overflows float32.
-func tempered(logits []float32, temperature float64) ([]float64, error) {
-	z := make([]float32, len(logits))
-	for i, v := range logits {
-		z[i] = float32(float64(v) / temperature)
-		if math.IsInf(float64(z[i]), 1) {
-			return nil, fmt.Errorf("token %d's logit %v divided by the temperature %v overflows float32", i, v, temperature)
-		}
-	}
-	return Softmax(z), nil
-}
-
-// pick draws a token from the distribution p.
-func pick(p []float64, rng *RNG) int {
-	coin := float64(rng.Float32())
-	var cdf float64
-	for i, v := range p {
-		cdf += v
-		if coin < cdf {
-			return i
-		}
-	}
-	// Rounding left the total just under 1: take the last possible token.
-	for i := len(p) - 1; i > 0; i-- {
-		if p[i] > 0 {
-			return i
-		}
-	}
-	return 0
-}
-
 // qOf is the probability q gives token x; a nil q is the point mass on x
 // of a drafter that chose x outright.
 func qOf(q []float64, x int) float64 {

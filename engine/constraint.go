@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -114,13 +115,21 @@ func (c *Constraint) Constrain() *constrain.Constraint { return c.c }
 type Guide struct {
 	c     *Constraint
 	state constrain.State
+	err   error // why the language could not be followed (a *constrain.AmbiguityError)
 	z     []float32
 }
 
 // NewGuide starts a generation at the beginning of the language.
 func (c *Constraint) NewGuide() *Guide {
-	return &Guide{c: c, state: c.c.Start()}
+	s, err := c.c.StartErr()
+	return &Guide{c: c, state: s, err: err}
 }
+
+// Err is the error that stopped the guide from following the language:
+// a *constrain.AmbiguityError when the language is too ambiguous to
+// decide the next token within a constraint's bounds on work. Once it is
+// set, Allowed allows no token.
+func (g *Guide) Err() error { return g.err }
 
 // State is where the generation stands in the language.
 func (g *Guide) State() constrain.State { return g.state }
@@ -135,19 +144,40 @@ func (g *Guide) Complete() bool { return g.state.Complete() }
 // Allowed returns the tokens allowed after token prev (the last token of
 // the sequence so far) with budget tokens left to generate, this one
 // included (0: no limit; see constrain.Constraint.Allowed). The mask must
-// not be modified.
+// not be modified. If the language cannot be followed (see Err), it is
+// empty, so that no token outside the language is ever drawn.
 func (g *Guide) Allowed(prev, budget int) *constrain.Mask {
-	if g.afterBOS(prev) {
-		return g.c.c.AllowedBy(g.state, budget, func(id int) []byte { return g.text(prev, id) })
+	m, err := g.Tokens(prev, budget)
+	if err != nil {
+		return g.c.c.Allowed(constrain.State{}, 0) // the empty mask
 	}
-	return g.c.c.Allowed(g.state, budget)
+	return m
+}
+
+// Tokens is Allowed, with the error that keeps the guide from deciding
+// the mask (see Err); the guide keeps it.
+func (g *Guide) Tokens(prev, budget int) (*constrain.Mask, error) {
+	if g.err != nil {
+		return nil, g.err
+	}
+	var m *constrain.Mask
+	if g.afterBOS(prev) {
+		m, g.err = g.c.c.TokensBy(g.state, budget, func(id int) []byte { return g.text(prev, id) })
+	} else {
+		m, g.err = g.c.c.Tokens(g.state, budget)
+	}
+	if g.err != nil {
+		g.err = fmt.Errorf("constraint: %w", g.err)
+		return nil, g.err
+	}
+	return m, nil
 }
 
 // Mask returns a copy of the logits with every token the constraint does
 // not allow set to -Inf (see Allowed), for the sampler to draw from. ok is
 // false when no token is allowed: the generation must end with
-// FinishUnsatisfiable. The copy is the Guide's and is overwritten by the
-// next call.
+// FinishUnsatisfiable, or, if Err is set, with that error. The copy is
+// the Guide's and is overwritten by the next call.
 func (g *Guide) Mask(logits []float32, prev, budget int) (masked []float32, ok bool) {
 	z := g.apply(g.Allowed(prev, budget), logits)
 	return z, !allBanned(z)
@@ -191,8 +221,15 @@ func logMass(logits []float32, lse float64, m *constrain.Mask) float64 {
 // Accept moves the guide past token id, which followed token prev. It
 // refuses a token the constraint does not allow.
 func (g *Guide) Accept(prev, id int) error {
+	if g.err != nil {
+		return g.err
+	}
 	if g.afterBOS(prev) && !g.c.c.Vocabulary().IsEnd(id) {
-		next, ok := g.c.c.AdvanceBytes(g.state, g.text(prev, id))
+		next, ok, err := g.c.c.Read(g.state, g.text(prev, id))
+		if err != nil {
+			g.err = fmt.Errorf("constraint: %w", err)
+			return g.err
+		}
 		if !ok || len(g.text(prev, id)) == 0 {
 			return fmt.Errorf("token %d (%q) leads out of the constraint's language", id, g.text(prev, id))
 		}
@@ -201,6 +238,10 @@ func (g *Guide) Accept(prev, id int) error {
 	}
 	next, err := g.c.c.Advance(g.state, id)
 	if err != nil {
+		if _, ok := errors.AsType[*constrain.AmbiguityError](err); ok {
+			g.err = fmt.Errorf("constraint: %w", err)
+			return g.err
+		}
 		return fmt.Errorf("constraint: %w", err)
 	}
 	g.state = next

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -513,4 +514,48 @@ func mustRegexp(t *testing.T, re string) *constrain.Grammar {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestConstraintTooAmbiguous: a grammar too ambiguous to follow ends the
+// generation with an AmbiguityError, soon, and the text written before
+// it is in the language.
+func TestConstraintTooAmbiguous(t *testing.T) {
+	m, tok, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		// Every byte may close or open a recursion, with two ways to close.
+		"root ::= (r r | r)*\nr ::= ([a-z ] r [a-m ] | [a-z ] r [h-z ] | [a-z ] r | [a-z ])*",
+		// Every byte may start a new repetition or go on with the last.
+		"root ::= (a | a a | r)*\na ::= [a-z ]\nr ::= ([a-z ] r | [a-z ])*",
+	} {
+		g, err := constrain.ParseGrammar(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewConstraint(tok, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text []byte
+		var failed error
+		for s, err := range Generate(context.Background(), m, tok, "Once upon", Options{Constraint: c, MaxNewTokens: 60, Temperature: 1, Seed: 1}) {
+			if err != nil {
+				failed = err
+				break
+			}
+			text = append(text, s.Text...)
+		}
+		ae, ok := errors.AsType[*constrain.AmbiguityError](failed)
+		if !ok {
+			t.Fatalf("grammar\n%s\nthe generation ended with %v after %q, not an AmbiguityError", src, failed, text)
+		}
+		if ae.Line < 2 || ae.Text < len(text) {
+			t.Errorf("grammar\n%s\n%v: the error should point at a rule (line 2 or 3) and past the %d bytes written", src, failed, len(text))
+		}
+		if _, ok, err := c.Constrain().Read(c.Constrain().Start(), text); !ok || err != nil {
+			t.Errorf("grammar\n%s\nthe text %q written before the error is not in the language: %v", src, text, err)
+		}
+	}
 }

@@ -544,7 +544,12 @@ func (d *decoding) constrain(opts Options) {
 	sampler := opts.sampler()
 	d.guided = func(logits []float32, seq []int) (Step, error) {
 		prev := seq[len(seq)-1]
-		allowed := d.guide.Allowed(prev, d.left())
+		allowed, err := d.guide.Tokens(prev, d.left())
+		if err != nil {
+			// A language too ambiguous to follow: the text so far is in
+			// it, and the generation ends with the reason.
+			return Step{ID: NoToken}, fmt.Errorf("the token at position %d: %w", len(seq), err)
+		}
 		if allowed.Count() == 0 {
 			return Step{ID: NoToken, Finish: FinishUnsatisfiable}, nil
 		}

@@ -24,10 +24,43 @@ import (
 // Bounds of the cache. When it holds more states or masks, it is emptied
 // and refilled from the states in use.
 const (
-	maxStates      = 1 << 14
-	maxMaskWords   = 4 << 20 // bytes of all remembered masks / 8
-	maxStackFanout = 1 << 12 // stacks in one state: beyond, the rest are dropped
+	maxStates    = 1 << 14
+	maxMaskWords = 4 << 20 // bytes of all remembered masks / 8
 )
+
+// Bounds on the work of one call. An ambiguous grammar — a repetition of
+// alternatives that read the same bytes, a recursion that may close or go
+// on — is read along every way at once, and the ways can multiply with
+// each byte. Rather than drop some (which would make the masks disagree
+// with the language) or follow them all for minutes, a Constraint gives up
+// with an AmbiguityError once a call would pass either bound. Both are far
+// above what the languages it is made for need — JSON, JSON Schemas,
+// regular expressions and grammars written to be parsed — and low enough
+// that the work of a call stays in the order of a second.
+const (
+	// MaxStacks is the most parse stacks one state may hold: the ways of
+	// reading the text so far that are still open. A state's stacks are
+	// all kept, so this bounds its memory and the cost of each step from
+	// it.
+	MaxStacks = 1 << 12
+	// MaxWork is the most parse steps (stacks made or carried over to a
+	// new state) that one call of Start, Advance, AdvanceBytes or Allowed
+	// may take. Finding a state's mask reads the vocabulary's texts from
+	// it, so this is what bounds the time to decide one token when each
+	// state holds many stacks.
+	MaxWork = 1 << 22
+)
+
+// meter counts a call's work against MaxWork and MaxStacks, and holds
+// the error once either is passed. The caches of a Constraint share one.
+type meter struct {
+	left  int
+	ahead int // bytes read past the state the call started from, for errors
+	err   *AmbiguityError
+}
+
+// reset starts a call.
+func (m *meter) reset() { m.left, m.ahead, m.err = MaxWork, 0, nil }
 
 const holeFrame = 1
 
@@ -66,17 +99,20 @@ type cache struct {
 
 	heads map[string]*headWalk // walks of the vocabulary per head of a stack
 	hc    *cache               // the automaton the heads are walked in
+	w     *meter
 
 	// scratch for step
 	seen   map[[2]int32]bool
 	out    []int32
+	ends   [2]bool // out holds the empty stack, the hole
 	u      []int32
 	afters [][]int32 // per frame, see after
 }
 
-func newCache(g *Grammar) *cache {
+func newCache(g *Grammar, w *meter) *cache {
 	return &cache{
 		g:       g,
+		w:       w,
 		frames:  []frame{{pos: -1}, {pos: -1}},
 		frameID: map[[2]int32]int32{},
 		stateID: map[string]int32{},
@@ -101,20 +137,33 @@ func (c *cache) frame(pos, next int32) int32 {
 // next below, comes to: each topped by a byte class, or empty.
 func (c *cache) expand(pos, next int32) {
 	k := [2]int32{pos, next}
-	if c.seen[k] || len(c.out) >= maxStackFanout {
+	if c.seen[k] || c.w.err != nil {
 		return
 	}
 	c.seen[k] = true
+	if c.w.left--; c.w.left < 0 {
+		c.fail(pos, false)
+		return
+	}
 	e := c.g.elems[pos]
 	switch e.kind {
 	case eEnd:
 		if next == 0 || next == holeFrame {
-			c.out = append(c.out, next)
+			if !c.ends[next] {
+				c.ends[next] = true
+				c.out = append(c.out, next)
+			}
 			return
 		}
 		f := c.frames[next]
 		c.expand(f.pos, f.next)
 	case eClass:
+		// Every (pos, next) is seen once, so the stacks in c.out are
+		// distinct, and their number is the state's.
+		if len(c.out) >= MaxStacks {
+			c.fail(pos, true)
+			return
+		}
 		c.out = append(c.out, c.frame(pos, next))
 	case eRef:
 		cont := next
@@ -127,11 +176,14 @@ func (c *cache) expand(pos, next int32) {
 	}
 }
 
-// start is the state before any byte.
+// start is the state before any byte, or nil if the call's work ran out.
 func (c *cache) start() *dstate {
 	c.begin()
 	for _, a := range c.g.rules[c.g.root] {
 		c.expand(a, 0)
+	}
+	if c.w.err != nil {
+		return nil
 	}
 	return c.intern()
 }
@@ -139,6 +191,40 @@ func (c *cache) start() *dstate {
 func (c *cache) begin() {
 	clear(c.seen)
 	c.out = c.out[:0]
+	c.ends = [2]bool{}
+}
+
+// fail records that the call passed MaxStacks (stacks) or MaxWork while
+// reading at element pos, unless it already has.
+func (c *cache) fail(pos int32, stacks bool) {
+	if c.w.err != nil {
+		return
+	}
+	g := c.g
+	r := g.ruleOf[pos]
+	e := syntaxError(g.source, g.text, int(g.rulePos[r]), "")
+	c.w.err = &AmbiguityError{Source: g.source, Rule: g.owners[r], Offset: e.Offset, Line: e.Line, Column: e.Column, Text: c.w.ahead, Stacks: stacks}
+}
+
+// failAt is fail for the stacks u, at the rule whose byte classes top
+// the most of them: where the ways of reading multiply.
+func (c *cache) failAt(u []int32, stacks bool) {
+	count := map[int32]int{}
+	best, pos := 0, int32(-1)
+	for _, s := range u {
+		if s == 0 || s == holeFrame {
+			continue
+		}
+		p := c.frames[s].pos
+		r := c.g.ruleOf[p]
+		if count[r]++; count[r] > best {
+			best, pos = count[r], p
+		}
+	}
+	if pos < 0 {
+		pos = c.g.rules[c.g.root][0]
+	}
+	c.fail(pos, stacks)
 }
 
 // intern returns the state for the stacks in c.out.
@@ -175,13 +261,16 @@ func (c *cache) intern() *dstate {
 // that the same stacks accept lead to the same state, so the first step
 // from a state finds its transitions on every byte at once, one union per
 // set of accepting stacks.
+//
+// When the call's work runs out, step returns nil and leaves the
+// transition unknown; the caller finds the error in c.w.
 func (c *cache) step(d *dstate, b byte) *dstate {
 	t := d.trans[b]
 	if t == 0 {
 		c.fill(d, b)
 		t = d.trans[b]
 	}
-	if t < 0 {
+	if t <= 0 {
 		return nil
 	}
 	return c.states[t-1]
@@ -192,6 +281,9 @@ func (c *cache) step(d *dstate, b byte) *dstate {
 func (c *cache) fill(d *dstate, b byte) {
 	if len(d.stacks) > 64 {
 		d.trans[b] = c.union(d, func(_ int, s int32) bool { return c.class(s).has(b) })
+		return
+	}
+	if c.w.err != nil {
 		return
 	}
 	var sigs [256]uint64 // per byte, which stacks accept it
@@ -214,7 +306,9 @@ func (c *cache) fill(d *dstate, b byte) {
 		sig := sigs[x]
 		t := int32(-1)
 		if sig != 0 {
-			t = c.union(d, func(i int, _ int32) bool { return sig&(1<<i) != 0 })
+			if t = c.union(d, func(i int, _ int32) bool { return sig&(1<<i) != 0 }); t == 0 {
+				return
+			}
 		}
 		for y := x; y < 256; y++ {
 			if sigs[y] == sig {
@@ -228,15 +322,31 @@ func (c *cache) fill(d *dstate, b byte) {
 func (c *cache) class(s int32) *byteSet { return &c.g.sets[c.g.elems[c.frames[s].pos].arg] }
 
 // union interns the state made of what d's stacks chosen by pick (given
-// each stack's index and frame) lead to,
-// and returns its transition entry (-1: none).
+// each stack's index and frame) lead to, and returns its transition entry
+// (-1: none; 0: the call's work ran out).
 func (c *cache) union(d *dstate, pick func(i int, s int32) bool) int32 {
 	u := c.u[:0]
 	for i, s := range d.stacks {
-		if s != 0 && s != holeFrame && pick(i, s) {
-			u = append(u, c.after(s)...)
-			if len(u) >= maxStackFanout {
-				break
+		if s == 0 || s == holeFrame || !pick(i, s) {
+			continue
+		}
+		a := c.after(s)
+		if c.w.err != nil {
+			return 0
+		}
+		if c.w.left -= len(a); c.w.left < 0 {
+			c.failAt(d.stacks, false)
+			return 0
+		}
+		u = append(u, a...)
+		if len(u) > 2*MaxStacks {
+			// Stacks reached along several ways count once.
+			slices.Sort(u)
+			u = slices.Compact(u)
+			if len(u) > MaxStacks {
+				c.u = u
+				c.failAt(u, true)
+				return 0
 			}
 		}
 	}
@@ -244,7 +354,12 @@ func (c *cache) union(d *dstate, pick func(i int, s int32) bool) int32 {
 	if len(u) == 0 {
 		return -1
 	}
-	c.out = append(c.out[:0], u[:min(len(u), maxStackFanout)]...)
+	c.out = append(c.out[:0], u...)
+	slices.Sort(c.out)
+	if c.out = slices.Compact(c.out); len(c.out) > MaxStacks {
+		c.failAt(c.out, true)
+		return 0
+	}
 	return c.intern().id + 1
 }
 
@@ -257,6 +372,9 @@ func (c *cache) after(s int32) []int32 {
 	c.begin()
 	f := c.frames[s]
 	c.expand(f.pos+1, f.next)
+	if c.w.err != nil {
+		return nil
+	}
 	out := append([]int32{}, c.out...) // not nil, even when empty
 	for len(c.afters) <= int(s) {
 		c.afters = append(c.afters, nil)

@@ -25,6 +25,11 @@ type Grammar struct {
 	sets      []byteSet
 	rules     [][]int32 // per rule, where each alternative starts in elems
 	names     []string  // per rule, its name ("" for rules made by the compiler)
+	owners    []string  // per rule, its name or that of the named rule it was written in
+	rulePos   []int32   // per rule, the offset in the source of its definition or construct
+	ruleOf    []int32   // per element, the rule it belongs to
+	source    string    // "grammar", "regular expression" or "JSON schema"
+	text      string    // the source text, for errors' lines and columns
 	root      int32
 	suffixMin []int32 // per element, fewest bytes from it to the end of its alternative
 	minLen    int     // fewest bytes of a sentence
@@ -62,9 +67,10 @@ type item struct {
 }
 
 type lrule struct {
-	alts [][]item
-	name string
-	pos  int
+	alts  [][]item
+	name  string
+	pos   int
+	owner int // the rule whose text this one was written in (itself if named)
 }
 
 type compiler struct {
@@ -77,6 +83,7 @@ type compiler struct {
 	items  int
 	ne     map[int]int // rule -> its copy without the empty string
 	null   []bool
+	cur    int // the rule being lowered: the owner of the rules it makes
 }
 
 // star is a rule S ::= x S | "" made for x*.
@@ -99,10 +106,11 @@ func (b *builder) compile(root int) (*Grammar, error) {
 		}
 	}
 	c := &compiler{b: b, setIDs: map[byteSet]int{}, ne: map[int]int{}}
-	for _, r := range b.rules {
-		c.rules = append(c.rules, lrule{name: r.name, pos: r.pos})
+	for i, r := range b.rules {
+		c.rules = append(c.rules, lrule{name: r.name, pos: r.pos, owner: i})
 	}
 	for i, r := range b.rules {
+		c.cur = i
 		alts, err := c.alternatives(r.body, 0)
 		if err != nil {
 			return nil, err
@@ -133,7 +141,7 @@ func (b *builder) compile(root int) (*Grammar, error) {
 }
 
 func (c *compiler) newRule(pos int, alts ...[]item) int {
-	c.rules = append(c.rules, lrule{alts: alts, pos: pos})
+	c.rules = append(c.rules, lrule{alts: alts, pos: pos, owner: c.cur})
 	return len(c.rules) - 1
 }
 
@@ -293,6 +301,7 @@ func (c *compiler) twins() {
 			continue
 		}
 		s := c.newRule(c.rules[ch.rules[0]].pos)
+		c.rules[s].owner = c.rules[ch.rules[0]].owner
 		c.rules[s].alts = [][]item{{ch.x, {ref: true, arg: s}}, {}}
 		c.null = append(c.null, true)
 		ch.twin = s
@@ -374,6 +383,7 @@ func (c *compiler) nonEmpty(r int) int {
 		return id
 	}
 	id := c.newRule(c.rules[r].pos)
+	c.rules[id].owner = c.rules[r].owner
 	c.ne[r] = id
 	c.null = append(c.null, false)
 	var alts [][]item
@@ -457,11 +467,17 @@ func (c *compiler) leftRecursive(r int, path []int) error {
 // flatten lays the rules out as one array of elements, each alternative
 // ending with eEnd, and computes the shortest lengths.
 func (c *compiler) flatten(root int) *Grammar {
-	g := &Grammar{sets: c.sets, root: int32(root), rules: make([][]int32, len(c.rules)), names: make([]string, len(c.rules))}
+	g := &Grammar{sets: c.sets, root: int32(root), rules: make([][]int32, len(c.rules)), names: make([]string, len(c.rules)),
+		owners: make([]string, len(c.rules)), rulePos: make([]int32, len(c.rules)), source: c.b.source, text: c.b.text}
 	for r, lr := range c.rules {
 		g.names[r] = lr.name
+		g.owners[r] = c.rules[lr.owner].name
+		g.rulePos[r] = int32(lr.pos)
 		for _, a := range lr.alts {
 			g.rules[r] = append(g.rules[r], int32(len(g.elems)))
+			for range len(a) + 1 {
+				g.ruleOf = append(g.ruleOf, int32(r))
+			}
 			for _, it := range a {
 				k := eClass
 				if it.ref {

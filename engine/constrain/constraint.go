@@ -10,16 +10,23 @@ import (
 // which tokens may come next. It remembers the states it has seen and
 // their masks, so it is worth keeping for the whole run; it is safe for
 // concurrent use by several generations.
+//
+// Every call does a bounded amount of work (MaxWork, MaxStacks): on a
+// grammar too ambiguous to follow within it, a call returns an
+// *AmbiguityError instead of running on or answering only in part.
 type Constraint struct {
 	g  *Grammar
 	v  *Vocabulary
 	mu sync.Mutex
 	c  *cache
+	w  meter
 }
 
 // New binds g to the vocabulary v.
 func New(g *Grammar, v *Vocabulary) *Constraint {
-	return &Constraint{g: g, v: v, c: newCache(g)}
+	c := &Constraint{g: g, v: v}
+	c.c = newCache(g, &c.w)
+	return c
 }
 
 // Vocabulary is the vocabulary the constraint was made for.
@@ -32,6 +39,7 @@ func (c *Constraint) Grammar() *Grammar { return c.g }
 // so far allows next. It is a small value; the zero State is not valid.
 type State struct {
 	d *dstate
+	n int // bytes read since the start
 }
 
 // Complete reports whether the text so far is a whole sentence of the
@@ -50,11 +58,38 @@ func (s State) Remaining() int {
 	return int(s.d.dist)
 }
 
-// Start returns the state before any text.
+// Start returns the state before any text. A grammar so ambiguous that
+// even its start passes the bounds gives the zero State, which allows no
+// token; StartErr says why.
 func (c *Constraint) Start() State {
+	s, _ := c.StartErr()
+	return s
+}
+
+// StartErr is Start, with the *AmbiguityError that a grammar too
+// ambiguous to start gives.
+func (c *Constraint) StartErr() (State, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return State{c.c.start()}
+	c.w.reset()
+	d := c.c.start()
+	if err := c.end(0); err != nil {
+		return State{}, err
+	}
+	return State{d: d}, nil
+}
+
+// end finishes a call that started n bytes into the text: if it passed
+// a bound, it returns the error, and empties the cache, which may hold
+// the half-done work (a state's parts, a transition not yet known).
+func (c *Constraint) end(n int) error {
+	if c.w.err == nil {
+		return nil
+	}
+	err := *c.w.err
+	err.Text += n
+	c.c = newCache(c.g, &c.w)
+	return &err
 }
 
 // live returns s's state in the current cache, carrying it over when the
@@ -72,25 +107,42 @@ func (c *Constraint) room(d *dstate) *dstate {
 		return d
 	}
 	stacks := d.stackList()
-	c.c = newCache(c.g)
+	c.c = newCache(c.g, &c.w)
 	return c.c.adopt(stacks)
 }
 
 // AdvanceBytes returns the state after the text b, and false if b leads
-// out of the language.
+// out of the language, or if the language is too ambiguous to follow it
+// (see Read).
 func (c *Constraint) AdvanceBytes(s State, b []byte) (State, bool) {
+	next, ok, err := c.Read(s, b)
+	return next, ok && err == nil
+}
+
+// Read returns the state after the text b, and false if b leads out of
+// the language. The error is an *AmbiguityError when following b would
+// pass the bounds on a call's work.
+func (c *Constraint) Read(s State, b []byte) (State, bool, error) {
 	if s.d == nil {
-		return State{}, false
+		return State{}, false, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.w.reset()
+	next, ok := c.read(s, b)
+	return next, ok, c.end(s.n)
+}
+
+// read is Read within a call: callers hold c.mu and have reset c.w.
+func (c *Constraint) read(s State, b []byte) (State, bool) {
 	d := c.room(c.live(s))
-	for _, x := range b {
+	for i, x := range b {
+		c.w.ahead = i + 1
 		if d = c.c.step(d, x); d == nil {
 			return State{}, false
 		}
 	}
-	return State{d}, true
+	return State{d, s.n + len(b)}, true
 }
 
 // Advance returns the state after token id. It refuses a token that is not
@@ -113,7 +165,10 @@ func (c *Constraint) Advance(s State, id int) (State, error) {
 	if len(t) == 0 {
 		return State{}, fmt.Errorf("token %d has no text and is never allowed", id)
 	}
-	next, ok := c.AdvanceBytes(s, t)
+	next, ok, err := c.Read(s, t)
+	if err != nil {
+		return State{}, fmt.Errorf("token %d (%q): %w", id, t, err)
+	}
 	if !ok {
 		return State{}, fmt.Errorf("token %d (%q) leads out of the language", id, t)
 	}
@@ -130,29 +185,52 @@ func (c *Constraint) Advance(s State, id int) (State, error) {
 //
 // The mask is shared and must not be modified. An empty mask means no
 // token can continue the text: the constraint cannot be satisfied with
-// this vocabulary.
+// this vocabulary. A language too ambiguous to decide the mask within
+// the bounds on a call's work also gives the empty mask, so that nothing
+// outside the language is ever allowed; Tokens says why.
 func (c *Constraint) Allowed(s State, budget int) *Mask {
-	if s.d == nil {
+	m, err := c.Tokens(s, budget)
+	if err != nil {
 		return newMask(c.v.Size())
+	}
+	return m
+}
+
+// Tokens is Allowed, with the *AmbiguityError of a language too
+// ambiguous to decide the mask within the bounds on a call's work. A mask
+// it returns is exact: every token it allows, and only those, keeps the
+// text in the language (within the budget).
+func (c *Constraint) Tokens(s State, budget int) (*Mask, error) {
+	if s.d == nil {
+		return newMask(c.v.Size()), nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.w.reset()
 	d := c.room(c.live(s))
 	if d.mask == nil {
 		c.prepare(d)
-		d.mask = c.mask(d, math.MaxInt32)
+		m := c.mask(d, math.MaxInt32)
+		if err := c.end(s.n); err != nil {
+			return nil, err
+		}
+		d.mask = m
 	}
 	if budget <= 0 {
-		return d.mask
+		return d.mask, nil
 	}
 	limit := int32(max(min(budget-1, math.MaxInt32), int(d.dist)-1))
 	if limit >= d.maxDist {
-		return d.mask
+		return d.mask, nil
 	}
 	if !d.hasLimit || d.limit != limit {
-		d.limMask, d.limit, d.hasLimit = c.mask(d, limit), limit, true
+		m := c.mask(d, limit)
+		if err := c.end(s.n); err != nil {
+			return nil, err
+		}
+		d.limMask, d.limit, d.hasLimit = m, limit, true
 	}
-	return d.limMask
+	return d.limMask, nil
 }
 
 // AllowedBy is Allowed for tokens whose texts differ from the
@@ -160,11 +238,27 @@ func (c *Constraint) Allowed(s State, budget int) *Mask {
 // token that is never allowed), such as the first token after the start
 // of a SentencePiece text, which loses its leading space. It tries every
 // token's text in turn, without the trie or any memory of the result.
+// Like Allowed, it gives the empty mask if the language is too ambiguous
+// to decide it; TokensBy says why.
 func (c *Constraint) AllowedBy(s State, budget int, text func(id int) []byte) *Mask {
+	m, err := c.TokensBy(s, budget, text)
+	if err != nil {
+		return newMask(c.v.Size())
+	}
+	return m
+}
+
+// TokensBy is AllowedBy, with the *AmbiguityError of a language too
+// ambiguous to decide the mask within the bounds on a call's work. text
+// is called with the constraint locked, and must not use it.
+func (c *Constraint) TokensBy(s State, budget int, text func(id int) []byte) (*Mask, error) {
 	m := newMask(c.v.Size())
 	if s.d == nil {
-		return m
+		return m, nil
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.reset()
 	limit := int32(math.MaxInt32)
 	if budget > 0 {
 		limit = int32(max(min(budget-1, math.MaxInt32), int(s.d.dist)-1))
@@ -180,9 +274,13 @@ func (c *Constraint) AllowedBy(s State, budget int, text func(id int) []byte) *M
 		if len(t) == 0 {
 			continue
 		}
-		if next, ok := c.AdvanceBytes(s, t); ok && next.d.dist <= limit {
+		next, ok := c.read(s, t)
+		if err := c.end(s.n); err != nil {
+			return nil, err
+		}
+		if ok && next.d.dist <= limit {
 			m.set(int32(id))
 		}
 	}
-	return m
+	return m, nil
 }

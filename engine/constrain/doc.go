@@ -36,6 +36,16 @@
 // already seen (the inside of a string, after a comma), and then masking
 // costs only the copy of the mask onto the logits.
 //
+// # Bounds
+//
+// An ambiguous grammar is read along every way at once, and the ways can
+// multiply with each byte. Every call of a Constraint is bounded, in the
+// stacks one state may hold (MaxStacks) and in the parse steps it may
+// take (MaxWork); a call that would pass either returns an
+// *AmbiguityError naming the byte of the text and the rule, instead of
+// running on or dropping stacks. A mask that is returned is therefore
+// always exact, and one that cannot be decided is never half-decided.
+//
 // # Ending
 //
 // End-of-text tokens are allowed only in a state where the text so far is

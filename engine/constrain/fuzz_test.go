@@ -2,6 +2,7 @@ package constrain
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -70,5 +71,20 @@ func FuzzJSONSchema(f *testing.F) {
 	f.Fuzz(func(t *testing.T, schema, input []byte) {
 		g, err := JSONSchema(schema)
 		exercise(t, g, err, input)
+	})
+}
+
+// FuzzMaskGrammar runs a few tokens of masking over fuzzed grammars: each
+// call ends within the bounds on work with a mask that is exactly the
+// one found by reading every token's text, or refuses with an
+// AmbiguityError.
+func FuzzMaskGrammar(f *testing.F) {
+	for _, s := range hostileHandPicked {
+		f.Add(s, uint64(1))
+	}
+	f.Add("root ::= x*\nx ::= \"a\" x \"b\" | \"a\" x | \"\"", uint64(2))
+	f.Fuzz(func(t *testing.T, src string, seed uint64) {
+		r := rand.New(rand.NewPCG(seed, seed))
+		followHostile(t, r, src, hostileVocabulary(r), 4)
 	})
 }

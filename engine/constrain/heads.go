@@ -31,9 +31,8 @@ import (
 
 // maxHeadStacks is the most stacks a state may have for its mask to be
 // assembled from heads. A state with more comes from a grammar so
-// ambiguous that its stacks are cut at maxStackFanout, and the heads,
-// which are cut elsewhere, could see stacks the state has lost: such a
-// state is walked whole.
+// ambiguous that its stacks' heads are many and rarely met again, and
+// walking the state whole costs less than walking each head.
 const maxHeadStacks = 64
 
 // maxHead bounds the frames of a head.
@@ -114,7 +113,7 @@ func (c *cache) headWalk(v *Vocabulary, key string, pos []int32) *headWalk {
 		return hw
 	}
 	if c.hc == nil {
-		c.hc = newCache(c.g)
+		c.hc = newCache(c.g, c.w)
 	}
 	hc := c.hc
 	hc.begin()
@@ -127,6 +126,9 @@ func (c *cache) headWalk(v *Vocabulary, key string, pos []int32) *headWalk {
 	}
 	hc.out = append(hc.out, id)
 	hw := hc.walk(v, hc.intern(), nil)
+	if c.w.err != nil {
+		return nil
+	}
 	c.heads[key] = hw
 	c.words += len(hw.acc.bits) + len(hw.unsure)
 	return hw
@@ -135,12 +137,13 @@ func (c *cache) headWalk(v *Vocabulary, key string, pos []int32) *headWalk {
 // walk walks the vocabulary's trie from start, a state of a head over the
 // hole, abandoning a subtree as soon as its prefix leaves the language. If
 // dists is not nil, it also lists the allowed tokens with the distances
-// they lead to.
+// they lead to. If the call's work runs out, the walk stops, and what it
+// found is not to be used.
 func (c *cache) walk(v *Vocabulary, start *dstate, dists *[]distToken) *headWalk {
 	hw := &headWalk{start: start, acc: newMask(v.Size()), minDist: math.MaxInt32}
 	at := make([]*dstate, v.maxDepth+1)
 	at[0] = start
-	for i := 0; i < len(v.nodeByte); {
+	for i := 0; i < len(v.nodeByte) && c.w.err == nil; {
 		depth := v.nodeDepth[i]
 		from := at[depth-1]
 		if from.hole {
@@ -154,6 +157,7 @@ func (c *cache) walk(v *Vocabulary, start *dstate, dists *[]distToken) *headWalk
 		if t := from.trans[v.nodeByte[i]]; t > 0 {
 			next = c.states[t-1]
 		} else if t == 0 {
+			c.w.ahead = int(depth)
 			next = c.step(from, v.nodeByte[i])
 		}
 		if next == nil {
@@ -186,7 +190,9 @@ func (c *cache) distances(v *Vocabulary, hw *headWalk) []distToken {
 		return hw.byDist
 	}
 	var ds []distToken
-	hw.start.c.walk(v, hw.start, &ds)
+	if hw.start.c.walk(v, hw.start, &ds); c.w.err != nil {
+		return nil
+	}
 	// A counting sort: distances span few values.
 	if span := int64(hw.maxDist) - int64(hw.minDist); span < 1<<16 {
 		at := make([]int, span+2)
@@ -211,12 +217,16 @@ func (c *cache) distances(v *Vocabulary, hw *headWalk) []distToken {
 }
 
 // prepare finds, once per state, the parts of d's masks: the walk of each
-// stack's head, and the unsure tokens checked byte by byte from d.
+// stack's head, and the unsure tokens checked byte by byte from d. If the
+// call's work runs out, d's parts are not to be used.
 func (c *Constraint) prepare(d *dstate) {
 	cc := c.c
 	if len(d.stacks) > maxHeadStacks {
 		// Walk the state itself, as one head that is the whole state.
 		hw := c.c.walk(c.v, d, nil)
+		if cc.w.err != nil {
+			return
+		}
 		c.c.words += len(hw.acc.bits)
 		d.parts, d.maxDist = []part{{hw, hw.acc, 0}}, hw.maxDist
 		return
@@ -228,9 +238,15 @@ func (c *Constraint) prepare(d *dstate) {
 		if s == 0 {
 			continue
 		}
+		if cc.w.err != nil {
+			return
+		}
 		key, below, bound, p := cc.head(c.v, s, pos[:0])
 		pos = p
 		hw := cc.headWalk(c.v, key, pos)
+		if hw == nil {
+			return
+		}
 		if bound != math.MaxInt32 {
 			// The tokens too long for the bound are checked as unsure ones.
 			acc := &Mask{bits: slices.Clone(hw.acc.bits), n: hw.acc.n}
@@ -259,7 +275,9 @@ func (c *Constraint) prepare(d *dstate) {
 	var at []*dstate
 	for _, p := range d.parts {
 		for _, i := range p.hw.unsure {
-			at = c.checkSubtree(d, i, at)
+			if at = c.checkSubtree(d, i, at); cc.w.err != nil {
+				return
+			}
 		}
 	}
 	c.c.words += len(d.checked)
@@ -296,8 +314,9 @@ func (c *Constraint) checkSubtree(d *dstate, i int32, at []*dstate) []*dstate {
 		return at
 	}
 	at[depth-1] = e
-	for j := i; j < v.nodeSkip[i]; {
+	for j := i; j < v.nodeSkip[i] && c.c.w.err == nil; {
 		dj := v.nodeDepth[j]
+		c.c.w.ahead = int(dj)
 		next := c.c.step(at[dj-1], v.nodeByte[j])
 		if next == nil {
 			j = v.nodeSkip[j]
@@ -315,7 +334,8 @@ func (c *Constraint) checkSubtree(d *dstate, i int32, at []*dstate) []*dstate {
 
 // run returns the state after the bytes b from d, or nil.
 func (c *cache) run(d *dstate, b []byte) *dstate {
-	for _, x := range b {
+	for i, x := range b {
+		c.w.ahead = i + 1
 		if d = c.step(d, x); d == nil {
 			return nil
 		}
@@ -324,7 +344,7 @@ func (c *cache) run(d *dstate, b []byte) *dstate {
 }
 
 // mask assembles the tokens allowed in d whose next state is at most
-// limit bytes from the end.
+// limit bytes from the end; nil if the call's work runs out.
 func (c *Constraint) mask(d *dstate, limit int32) *Mask {
 	if !d.accept && len(d.checked) == 0 && len(d.parts) == 1 && d.parts[0].below+d.parts[0].hw.maxDist <= limit {
 		// The head's own mask, shared.
@@ -347,6 +367,9 @@ func (c *Constraint) mask(d *dstate, limit int32) *Mask {
 		case l < 0:
 		default:
 			byDist := c.c.distances(c.v, hw)
+			if c.c.w.err != nil {
+				return nil
+			}
 			k, _ := slices.BinarySearchFunc(byDist, l+1, func(t distToken, x int32) int { return int(t.dist) - int(x) })
 			if k <= len(byDist)/2 {
 				for _, t := range byDist[:k] {

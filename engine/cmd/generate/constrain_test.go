@@ -207,3 +207,17 @@ func TestGrammarSelectSmolLM2(t *testing.T) {
 		t.Logf("%q: %s", sampling, out)
 	}
 }
+
+// TestTooAmbiguousGrammar: a grammar too ambiguous to follow ends the
+// command with status 1 and a message that says so and where.
+func TestTooAmbiguousGrammar(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ambiguous.gbnf")
+	src := "root ::= (r r | r)*\nr ::= ([a-z ] r [a-m ] | [a-z ] r [h-z ] | [a-z ] r | [a-z ])*\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr := runGenerate("-prompt", "Once upon", "-grammar", path, "-n", "40", "-seed", "1")
+	if want := `grammar too ambiguous: more than 4096 parse stacks after byte `; status != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, `rule "r"`) {
+		t.Errorf("status %d, stderr %q; want status 1 and %q naming rule \"r\"", status, stderr, want)
+	}
+}

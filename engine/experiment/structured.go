@@ -201,11 +201,17 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 			var ok bool
 			masked, ok = guide.Mask(logits, prev, budget)
 			step.Mask = time.Since(t)
+			if err := guide.Err(); err != nil {
+				return run, err
+			}
 			if !ok {
 				run.Finish = engine.FinishUnsatisfiable
 				break
 			}
-			allowed := guide.Allowed(prev, budget)
+			allowed, err := guide.Tokens(prev, budget)
+			if err != nil {
+				return run, err
+			}
 			step.Allowed = allowed.Count()
 			probs := engine.Softmax(logits)
 			for _, id := range allowed.IDs() {

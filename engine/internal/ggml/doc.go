@@ -1,0 +1,24 @@
+// Package ggml computes what a llama model computes between its matrix
+// products the way llama.cpp's CPU backend (ggml-cpu, built for x86-64
+// with AVX-512, as the project's recordings of llama.cpp were) computes
+// it, rounding where it rounds, so that the engine's logits for a GGUF
+// model are llama.cpp's:
+//
+//   - Attend and AttendTiled are its flash attention over keys and values
+//     kept in f16: one position at a time, with the query rounded to f16
+//     and the output accumulated in f16, for a decoding step and a batch
+//     of fewer than 64 tokens; by tiles of 64 positions in float32 for a
+//     batch of 64 tokens or more.
+//   - Exp is the exponential of its online softmax (the C library's expf,
+//     correctly rounded here, as expf nearly always is); VExp the
+//     polynomial exponential of its vector code, bit for bit; SwiGLU its
+//     gate silu(x)·y, with VExp.
+//   - FMA32 is a fused multiply-add of float32 numbers, rounded once, as
+//     its vector code does them.
+//
+// Each function has a plain Go loop, the reference, and on amd64 with
+// AVX2, FMA and F16C an assembly kernel that gives the same bits, which
+// the tests check. The one place where results may differ from
+// llama.cpp's in the last bit is Exp, where glibc's expf, within 0.502
+// units in the last place, is not correctly rounded.
+package ggml

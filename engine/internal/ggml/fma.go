@@ -1,0 +1,24 @@
+package ggml
+
+import "math"
+
+// FMA32 returns a·b + c rounded once to float32, as a vector FMA
+// instruction computes it. The product is exact in float64; the sum is
+// rounded to float64 towards an odd last bit when it is not exact, which
+// makes the final rounding to float32 the correct one.
+func FMA32(a, b, c float32) float32 {
+	p := float64(float64(a) * float64(b)) // exact: 24 + 24 bits
+	s := p + float64(c)
+	// The error of the sum (Knuth's TwoSum): s + e is exactly p + c.
+	bb := s - p
+	e := (p - (s - bb)) + (float64(c) - bb)
+	if e != 0 && math.Float64bits(s)&1 == 0 && !math.IsInf(s, 0) {
+		// Round to odd: the neighbour of s on the side of p + c.
+		if (e > 0) == (s > 0) {
+			s = math.Float64frombits(math.Float64bits(s) + 1)
+		} else {
+			s = math.Float64frombits(math.Float64bits(s) - 1)
+		}
+	}
+	return float32(s)
+}

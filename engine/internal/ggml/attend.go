@@ -176,9 +176,10 @@ const (
 	TileKV   = 64
 )
 
-// AttendTiled sets the outputs of rows queries of one head, as llama.cpp's
-// flash attention computes them for a batch of TileRows tokens or more
-// (ggml_compute_forward_flash_attn_ext_tiled): query r, q[r·ldq:][:hs],
+// AttendTiled sets the outputs of rows queries of one head of hs numbers,
+// as llama.cpp's flash attention computes them for a batch of TileRows
+// tokens or more (ggml_compute_forward_flash_attn_ext_tiled): query r,
+// q[r·ldq:][:hs],
 // is at position first+r and sees positions 0..first+r, whose keys and
 // values are keys[t·stride:][:hs] and values[t·stride:][:hs]; its output
 // goes to out[r·ldo:][:hs]. For each query, the positions go by tiles of
@@ -193,11 +194,10 @@ const (
 //	values   out_d = out_d + Σ_j w_j·v_{t,d}, fused in order of j
 //
 // and the output is out/S. It panics if the shapes do not fit.
-func AttendTiled(out []float32, ldo int, q []float32, ldq int, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
-	if rows < 1 || first < 0 || ldq < 1 || ldo < 1 {
-		panic(fmt.Sprintf("ggml: AttendTiled of %d rows from position %d", rows, first))
+func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
+	if rows < 1 || first < 0 || hs < 1 || ldq < hs || ldo < hs {
+		panic(fmt.Sprintf("ggml: AttendTiled of %d rows of %d from position %d, at %d and %d a row", rows, hs, first, ldq, ldo))
 	}
-	hs := min(ldq, ldo)
 	if len(q) < (rows-1)*ldq+hs || len(out) < (rows-1)*ldo+hs {
 		panic(fmt.Sprintf("ggml: AttendTiled of %d rows: %d query numbers at %d a row, %d outputs at %d", rows, len(q), ldq, len(out), ldo))
 	}

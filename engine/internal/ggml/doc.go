@@ -9,16 +9,15 @@
 //     and the output accumulated in f16, for a decoding step and a batch
 //     of fewer than 64 tokens; by tiles of 64 positions in float32 for a
 //     batch of 64 tokens or more.
-//   - Exp is the exponential of its online softmax (the C library's expf,
-//     correctly rounded here, as expf nearly always is); VExp the
-//     polynomial exponential of its vector code, bit for bit; SwiGLU its
-//     gate silu(x)·y, with VExp.
+//   - Exp and SinCos are the C library's expf and sincosf (glibc's, which
+//     llama.cpp calls for its online softmax and its rotary angles), bit
+//     for bit; VExp the polynomial exponential of its vector code; SwiGLU
+//     its gate silu(x)·y, with VExp.
 //   - FMA32 is a fused multiply-add of float32 numbers, rounded once, as
 //     its vector code does them.
 //
 // Each function has a plain Go loop, the reference, and on amd64 with
 // AVX2, FMA and F16C an assembly kernel that gives the same bits, which
-// the tests check. The one place where results may differ from
-// llama.cpp's in the last bit is Exp, where glibc's expf, within 0.502
-// units in the last place, is not correctly rounded.
+// the tests check; the tests also check the functions against outputs of
+// llama.cpp and of the C library.
 package ggml

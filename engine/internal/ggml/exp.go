@@ -1,40 +1,84 @@
 package ggml
 
-import "math"
-
-// Exp returns e^x correctly rounded to float32 (but for the rarest of
-// ties, far below what any test can see): the exponential llama.cpp's
-// online softmax takes with the C library's expf. It is computed in
-// float64, e^x = 2^k·e^r with k = round(x/ln 2), r = x − k·ln 2 and e^r
-// by its Taylor series to r¹³/13!, within 10⁻¹⁶ of e^x, then rounded. x
-// above 89 gives +Inf and below −104 gives 0, as e^x rounds there; a NaN
-// gives a NaN.
-func Exp(x float32) float32 {
-	if x != x {
-		return x
-	}
-	xd := min(max(float64(x), -104), 89)
-	k := math.RoundToEven(float64(xd * invLn2))
-	r := math.FMA(-k, ln2Hi, xd)
-	r = math.FMA(-k, ln2Lo, r)
-	p := expTaylor[0]
-	for _, c := range expTaylor[1:] {
-		p = math.FMA(p, r, c)
-	}
-	return float32(p * math.Float64frombits(uint64(int64(k)+1023)<<52))
-}
-
-const (
-	invLn2 = 1.4426950408889634     // 1/ln 2
-	ln2Hi  = 0.6931471805599453     // ln 2 rounded to float64
-	ln2Lo  = 2.3190468138462996e-17 // ln 2 − ln2Hi
+import (
+	"math"
+	"math/big"
 )
 
-// expTaylor are the coefficients 1/i! of e^r's series, from i = 13 down
-// to 0, for Horner's rule.
-var expTaylor = [14]float64{
-	1.0 / 6227020800, 1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
-	1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1, 1,
+// Exp returns e^x as the C library's expf computes it (glibc 2.36, the
+// version the recordings were made with, in its form for processors with
+// FMA), bit for bit: llama.cpp's online softmax takes its exponentials
+// with expf. It is within 0.502 units in the last place of e^x. In
+// float64: x·32/ln 2 = k + r with k a whole number (rounded by adding and
+// subtracting 1.5·2⁵²) and |r| ≤ 1/2; 2^(k/32) is the float64 nearest
+// 2^((k mod 32)/32) with k div 32 added to its exponent; e^x is that times
+// 1 + c₂r + c₁r² + c₀r³, the polynomial by fused multiply-adds, rounded to
+// float32 once. x above 88.72 gives +Inf, below −103.97 gives 0.
+func Exp(x float32) float32 {
+	top := math.Float32bits(x) >> 20 & 0x7ff
+	if top >= 0x42b { // |x| ≥ 88, an infinity or a NaN
+		switch {
+		case x == float32(math.Inf(-1)):
+			return 0
+		case top >= 0x7f8:
+			return x + x
+		case x > 0x1.62e42ep6:
+			return float32(math.Inf(1))
+		case x < -0x1.9fe368p6:
+			return 0
+		}
+	}
+	z := float64(expInvLn2N * float64(x))
+	kd := z + expShift
+	ki := math.Float64bits(kd)
+	kd -= expShift
+	r := z - kd
+	s := math.Float64frombits(exp2Table[ki%32] + ki<<47)
+	p := math.FMA(expPoly[0], r, expPoly[1])
+	r2 := float64(r * r)
+	y := math.FMA(expPoly[2], r, 1)
+	y = math.FMA(p, r2, y)
+	return float32(y * s)
+}
+
+// The constants of expf: 32/ln 2 and its polynomial's coefficients (for
+// 2^(r/32)), as glibc has them, and 1.5·2⁵², which rounds a float64 of
+// size below 2⁵¹ to a whole number when added.
+const (
+	expInvLn2N = 0x1.71547652b82fep+0 * 32
+	expShift   = 0x1.8p+52
+)
+
+var expPoly = [3]float64{0x1.c6af84b912394p-5 / 32 / 32 / 32, 0x1.ebfce50fac4f3p-3 / 32 / 32, 0x1.62e42ff0c52d6p-1 / 32}
+
+// exp2Table[i] is the bits of the float64 nearest 2^(i/32), less i·2⁴⁷,
+// so that adding k·2⁴⁷ for k = 32·q + i makes it 2^(k/32) (see Exp).
+var exp2Table = func() (t [32]uint64) {
+	for i := range t {
+		t[i] = math.Float64bits(exp2Frac(i)) - uint64(i)<<47
+	}
+	return t
+}()
+
+// exp2Frac returns the float64 nearest 2^(i/32): the root of y³² = 2^i by
+// Newton's method in 256-bit floating point, then rounded.
+func exp2Frac(i int) float64 {
+	const prec = 256
+	target := new(big.Float).SetPrec(prec).SetMantExp(big.NewFloat(1), i)
+	y := new(big.Float).SetPrec(prec).SetFloat64(math.Exp2(float64(i) / 32))
+	for range 8 {
+		p := new(big.Float).SetPrec(prec).Set(y) // y^31
+		for range 30 {
+			p.Mul(p, y)
+		}
+		f := new(big.Float).SetPrec(prec).Mul(p, y) // y^32
+		f.Sub(f, target)
+		d := new(big.Float).SetPrec(prec).Mul(p, big.NewFloat(32))
+		f.Quo(f, d)
+		y.Sub(y, f)
+	}
+	v, _ := y.Float64()
+	return v
 }
 
 // VExp returns llama.cpp's vector exponential of x (ggml_v_expf, in its

@@ -36,25 +36,50 @@ func TestFMA32(t *testing.T) {
 	}
 }
 
-// TestExpCorrectlyRounded compares Exp with math.Exp rounded to float32
-// over the whole range where e^x is neither 0 nor +Inf, and beyond it.
-func TestExpCorrectlyRounded(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	for range 1000000 {
-		x := float32(rng.Float64()*200 - 110)
-		if got, want := Exp(x), float32(math.Exp(float64(x))); got != want {
-			t.Fatalf("Exp(%g) = %g; e^x rounded is %g", x, got, want)
+// TestExpMatchesCLibrary compares Exp with glibc's expf on the inputs of
+// testdata/expf.bin (uint32 n; n float32 x; n float32 expf(x)): random
+// ones over its whole range, ones where expf is not the float32 nearest
+// e^x, and edges (±0, ±Inf, NaN, the ends of the range).
+func TestExpMatchesCLibrary(t *testing.T) {
+	r := open(t, "expf.bin")
+	n := r.u32()
+	x, want := r.f32s(n), r.f32s(n)
+	r.end()
+	notNearest := 0
+	for i := range x {
+		if got := Exp(x[i]); !same(got, want[i]) {
+			t.Fatalf("Exp(%g) = %g; expf %g", x[i], got, want[i])
+		}
+		if want[i] != float32(math.Exp(float64(x[i]))) {
+			notNearest++
 		}
 	}
-	for _, c := range []struct{ x, want float32 }{
-		{0, 1}, {float32(math.Inf(-1)), 0}, {float32(math.Inf(1)), float32(math.Inf(1))}, {-200, 0}, {100, float32(math.Inf(1))},
-	} {
-		if got := Exp(c.x); got != c.want {
-			t.Errorf("Exp(%g) = %g; want %g", c.x, got, c.want)
+	if notNearest < 100 {
+		t.Errorf("only %d of the recorded exponentials are not the nearest float32; the fixture should hold more", notNearest)
+	}
+}
+
+// TestSinCosMatchesCLibrary compares SinCos with glibc's sincosf on the
+// inputs of testdata/sincosf.bin (uint32 n; n float32 x; n float32 sines;
+// n float32 cosines): rotary angles, numbers below 200, numbers up to
+// 2³⁰, numbers of every exponent, and edges.
+func TestSinCosMatchesCLibrary(t *testing.T) {
+	r := open(t, "sincosf.bin")
+	n := r.u32()
+	x, sin, cos := r.f32s(n), r.f32s(n), r.f32s(n)
+	r.end()
+	notNearest := 0
+	for i := range x {
+		s, c := SinCos(x[i])
+		if !same(s, sin[i]) || !same(c, cos[i]) {
+			t.Fatalf("SinCos(%g) = %g, %g; sincosf %g, %g", x[i], s, c, sin[i], cos[i])
+		}
+		if sin[i] != float32(math.Sin(float64(x[i]))) || cos[i] != float32(math.Cos(float64(x[i]))) {
+			notNearest++
 		}
 	}
-	if got := Exp(float32(math.NaN())); got == got {
-		t.Errorf("Exp(NaN) = %g", got)
+	if notNearest < 20 {
+		t.Errorf("only %d of the recorded sines and cosines are not the nearest float32s; the fixture should hold more", notNearest)
 	}
 }
 

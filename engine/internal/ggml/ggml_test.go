@@ -202,7 +202,7 @@ func TestAttentionMatchesLlamaCpp(t *testing.T) {
 						Attend(got[(row*heads+h)*hs:][:hs], q[row*hs:][:hs], keys, values, hs, c.first+row+1, 0.125, &s)
 					}
 				} else {
-					AttendTiled(got[h*hs:], heads*hs, q, hs, c.n, c.first, keys, values, hs, 0.125, &s)
+					AttendTiled(got[h*hs:], heads*hs, q, hs, hs, c.n, c.first, keys, values, hs, 0.125, &s)
 				}
 			}
 			var largest float64

@@ -288,9 +288,7 @@ func (v *Vec) block() int {
 func inputBlock(v *Vec, t, b int) (q [32]int8, d, s float32) {
 	np := pairs(v.cols)
 	p, h := b/2, b%2
-	x := v.q[t*64*np+64*p+16*h:]
-	copy(q[:16], x[:16])
-	copy(q[16:], x[32:48])
+	copy(q[:], v.q[t*64*np+64*p+32*h:])
 	return q, v.d[t*8*np+8*p+4*h], v.s[t*8*np+8*p+4*h]
 }
 

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine/gguf"
 )
 
 // llamaCppQ8 is testdata/llamacpp-q8.bin: inputs and what llama.cpp's CPU
@@ -103,4 +105,70 @@ func TestQuantizeMatchesLlamaCpp(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestProductsMatchLlamaCpp multiplies Q4_0, Q4_1 and Q8_0 rows by
+// float32 inputs and compares the results, bit for bit, with llama.cpp's:
+// testdata/llamacpp-dots.bin holds, little-endian, uint32 rows, cols and
+// inputs; the inputs, inputs × cols float32; then for each type its id
+// (uint32), rows × cols of weights as GGUF stores them (quantized by
+// ggml_quantize_chunk from random numbers) and inputs × rows float32
+// results, each the input quantized by the from_float of the type's
+// vec_dot_type and multiplied by its vec_dot, as llama.cpp's matrix
+// product does for one input (built as ../../testdata/llamacpp/README.md
+// says, for x86-64 with AVX2 and AVX-512).
+func TestProductsMatchLlamaCpp(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "llamacpp-dots.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u32 := func() int {
+		v := int(binary.LittleEndian.Uint32(data))
+		data = data[4:]
+		return v
+	}
+	f32s := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+		data = data[4*n:]
+		return x
+	}
+	rows, cols, inputs := u32(), u32(), u32()
+	x := f32s(inputs * cols)
+	for range 3 {
+		typ := gguf.Type(u32())
+		rowBytes, _ := typ.RowBytes(int64(cols))
+		w := data[:int64(rows)*rowBytes]
+		data = data[len(w):]
+		want := f32s(inputs * rows)
+		t.Run(typ.String(), func(t *testing.T) {
+			paths(t, func(t *testing.T) {
+				m := mustMatrix(t, typ, rows, cols, w)
+				var v, batch Vec
+				out := make([]float32, rows)
+				for in := range inputs {
+					m.Prepare(x[in*cols:(in+1)*cols], &v)
+					m.MulVec(out, &v, 0, rows)
+					for r := range rows {
+						if !sameNumber(out[r], want[in*rows+r]) {
+							t.Fatalf("%v input %d row %d: %g; llama.cpp %g", typ, in, r, out[r], want[in*rows+r])
+						}
+					}
+				}
+				all := make([]float32, inputs*rows)
+				m.PrepareBatch(x, inputs, &batch)
+				m.MulBatch(all, &batch, 0, inputs, 0, rows)
+				for k := range all {
+					if !sameNumber(all[k], want[k]) {
+						t.Fatalf("%v input %d row %d (MulBatch): %g; llama.cpp %g", typ, k/rows, k%rows, all[k], want[k])
+					}
+				}
+			})
+		})
+	}
+	if len(data) != 0 {
+		t.Fatalf("llamacpp-dots.bin has %d bytes more than expected", len(data))
+	}
 }

@@ -26,14 +26,14 @@ type Vec struct {
 
 	// kindQ8x32: for each input, its blocks of 32 in pairs (a last odd
 	// block is paired with a block of zeros). Pair p of an input holds
-	//	q[64p:64p+64]   the quants of the pair's first block (b0) and
-	//	                second (b1) as b0[0:16] b1[0:16] b0[16:32] b1[16:32]
+	//	q[64p:64p+64]   the quants of the pair's first block (b0), then
+	//	                of its second (b1), in order
 	//	d[8p:8p+8]      the scales, b0's four times then b1's
 	//	s[8p:8p+8]      the scale times the sum of the quants (before the
 	//	                scale is rounded), the same way
-	//	sum[8p:8p+8]    sums of the quants: sum[8p+k] = Σ_{i<4} b0[4k+i] +
-	//	                b0[16+4k+i] for k < 4, and the same of b1 for 4+k
-	// These are the lanes the kernels' vector registers hold (see q32.go).
+	//	sum[16p:16p+16] sums of the quants 4 by 4: sum[16p+k] = Σ_{i<4}
+	//	                b0[4k+i] for k < 8, and the same of b1 for 8+k
+	// These are what the kernels' vector registers hold (see q32.go).
 	// Input t's are at t times an input's length.
 	q   []int8
 	d   []float32
@@ -158,10 +158,9 @@ func (v *Vec) quantize32(x []float32, n, cols int) {
 	v.q = grow(v.q, n*64*np)
 	v.d = grow(v.d, n*8*np)
 	v.s = grow(v.s, n*8*np)
-	v.sum = grow(v.sum, n*8*np)
-	var blk [32]int8
+	v.sum = grow(v.sum, n*16*np)
 	for t := range n {
-		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*8*np:]
+		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*16*np:]
 		p0 := 0 // the pairs left to do in Go
 		if useAVX2 && nb >= 2 {
 			p0 = nb / 2
@@ -169,21 +168,20 @@ func (v *Vec) quantize32(x []float32, n, cols int) {
 		}
 		for p := p0; p < np; p++ {
 			for h := range 2 {
+				blk := q[64*p+32*h : 64*p+32*h+32]
 				var amax float32
 				if b := 2*p + h; b < nb {
-					amax = quantize8(blk[:], x[t*cols+32*b:t*cols+32*b+32])
+					amax = quantize8(blk, x[t*cols+32*b:t*cols+32*b+32])
 				} else {
-					blk = [32]int8{}
+					clear(blk)
 				}
-				copy(q[64*p+16*h:], blk[:16])
-				copy(q[64*p+32+16*h:], blk[16:])
 				var total int32
-				for k := range 4 {
+				for k := range 8 {
 					var l int32
-					for i := 4 * k; i < 4*k+4; i++ {
-						l += int32(blk[i]) + int32(blk[16+i])
+					for _, c := range blk[4*k : 4*k+4] {
+						l += int32(c)
 					}
-					sum[8*p+4*h+k] = l
+					sum[16*p+8*h+k] = l
 					total += l
 				}
 				db, sb := scale32(amax, total)

@@ -102,9 +102,9 @@ GLOBL unpack<>(SB), RODATA|NOPTR, $32
 	VMOVUPS off+96(SI), Y3
 
 // BLOCK quantizes the 32 numbers at xoff into block h of a pair (Vec's
-// kindQ8x32 layout): quants at q+16h and q+32+16h, the scale, the scale
-// times the sum (both rounded to f16) and the lane sums at 16h bytes into
-// d, s and sum.
+// kindQ8x32 layout): quants at q+32h, the scale and the scale times the
+// sum (both rounded to f16) at 16h bytes into d and s, the 8 sums of 4
+// quants at 32h bytes into sum.
 #define BLOCK(xoff, h) \
 	LOAD32(xoff);                 \
 	VPXOR        Y4, Y4, Y4;      \
@@ -114,12 +114,11 @@ GLOBL unpack<>(SB), RODATA|NOPTR, $32
 	VCVTPH2PS    X7, X7;          \
 	VMOVUPS      X7, 16*h(R8);    \
 	QUANT32;                      \
-	VMOVDQU      X0, 16*h(DI);    \
-	VEXTRACTI128 $1, Y0, 32+16*h(DI); \
+	VMOVDQU      Y0, 32*h(DI);    \
 	SUMS4;                        \
+	VMOVDQU      Y1, 32*h(R10);   \
 	VEXTRACTI128 $1, Y1, X2;      \
 	VPADDD       X2, X1, X1;      \
-	VMOVDQU      X1, 16*h(R10);   \
 	VPSHUFD      $0x4e, X1, X2;   \
 	VPADDD       X2, X1, X1;      \
 	VPSHUFD      $0xb1, X1, X2;   \
@@ -150,7 +149,7 @@ pair:
 	ADDQ $64, DI
 	ADDQ $32, R8
 	ADDQ $32, R9
-	ADDQ $32, R10
+	ADDQ $64, R10
 	DECQ CX
 	JNZ  pair
 	VZEROUPPER

@@ -74,7 +74,10 @@ type Scratch struct {
 	scores []float32 // a score, then its exponential, per position
 	steps  []uint8   // whether each position raised the running maximum
 	acc    []float32 // the output being summed, f16 numbers as float32
-	tile   []float32 // a tile of keys, transposed, then of values, float32
+	qf     []float32 // the query in f16, as float32
+	kt, vt []float32 // a tile of keys, transposed, and of values, float32
+	row    []float32 // a key, float32
+	m, sum []float32 // each query's running maximum and sum of weights
 }
 
 // grow returns s with length n, reusing its array if it is large enough.
@@ -203,6 +206,10 @@ func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first i
 	}
 	n := first + rows // the positions there are
 	check("AttendTiled", hs, hs, keys, values, stride, n)
+	if useAVX2 && hs%64 == 0 {
+		attendTiledAVX2(out, ldo, q, ldq, hs, rows, first, keys, values, stride, scale, s)
+		return
+	}
 	s.acc = grow(s.acc, hs)
 	s.scores = grow(s.scores, TileKV)
 	for r := range rows {
@@ -219,7 +226,7 @@ func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first i
 						a = FMA32(qd, f16.ToFloat32(k[d]), a)
 					}
 				}
-				a *= scale
+				a = float32(a * scale)
 				if c+j > p {
 					a += float32(math.Inf(-1))
 				}

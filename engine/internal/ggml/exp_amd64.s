@@ -116,3 +116,77 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL CX, c+16(FP)
 	MOVL DX, d+20(FP)
 	RET
+
+// Exp, 4 numbers at a time, in float64 as in exp.go: the same operations
+// (z·32/ln 2, the rounding by 1.5·2⁵², the table of 2^(i/32) read by a
+// gather, the polynomial by fused multiply-adds), then the edges of its
+// range blended in.
+
+#define VEC4D(name, bits) \
+	DATA name<>+0(SB)/8, $bits;  \
+	DATA name<>+8(SB)/8, $bits;  \
+	DATA name<>+16(SB)/8, $bits; \
+	DATA name<>+24(SB)/8, $bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
+
+#define VEC4F(name, bits) \
+	DATA name<>+0(SB)/4, $bits;  \
+	DATA name<>+4(SB)/4, $bits;  \
+	DATA name<>+8(SB)/4, $bits;  \
+	DATA name<>+12(SB)/4, $bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $16
+
+VEC4D(invln2n, 0x40471547652b82fe) // 0x1.71547652b82fep+0 · 32
+VEC4D(dshift, 0x4338000000000000)  // 0x1.8p+52
+VEC4D(ec0, 0x3ebc6af84b912394)     // 0x1.c6af84b912394p-5 / 32³
+VEC4D(ec1, 0x3f2ebfce50fac4f3)     // 0x1.ebfce50fac4f3p-3 / 32²
+VEC4D(ec2, 0x3f962e42ff0c52d6)     // 0x1.62e42ff0c52d6p-1 / 32
+VEC4D(done, 0x3ff0000000000000)    // 1
+VEC4D(low5, 0x000000000000001f)    // 31
+VEC4F(ulim, 0xc2cff1b4)            // −0x1.9fe368p6: below, 0
+VEC4F(olim, 0x42b17217)            // 0x1.62e42ep6: above, +Inf
+VEC4F(finf, 0x7f800000)
+
+// func expf4(n int, x *float32, tab *uint64)
+//
+// x[i] = Exp(x[i]) for i < 4n; tab is exp2Table.
+TEXT ·expf4(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), DI
+	MOVQ tab+16(FP), R8
+
+loop:
+	VMOVUPS     (DI), X0
+	VCVTPS2PD   X0, Y1
+	VMULPD      invln2n<>(SB), Y1, Y1 // z
+	VADDPD      dshift<>(SB), Y1, Y2  // kd = z + shift; its bits are ki
+	VSUBPD      dshift<>(SB), Y2, Y3
+	VSUBPD      Y3, Y1, Y3            // r = z − (kd − shift)
+	VPAND       low5<>(SB), Y2, Y4
+	VPCMPEQQ    Y5, Y5, Y5
+	VPGATHERQQ  Y5, (R8)(Y4*8), Y6    // tab[ki mod 32]
+	VPSLLQ      $47, Y2, Y7
+	VPADDQ      Y7, Y6, Y6            // s
+	VMOVUPD     ec1<>(SB), Y7
+	VFMADD231PD ec0<>(SB), Y3, Y7     // c0·r + c1
+	VMULPD      Y3, Y3, Y8            // r²
+	VMOVUPD     done<>(SB), Y9
+	VFMADD231PD ec2<>(SB), Y3, Y9     // c2·r + 1
+	VFMADD231PD Y8, Y7, Y9            // (c0·r + c1)·r² + that
+	VMULPD      Y6, Y9, Y9
+	VCVTPD2PSY  Y9, X10
+
+	// x < −103.97 (and −Inf): 0; x > 88.72 (and +Inf): +Inf; NaN: x + x.
+	VCMPPS    $0x11, ulim<>(SB), X0, X11
+	VANDNPS   X10, X11, X10
+	VCMPPS    $0x1e, olim<>(SB), X0, X11
+	VBLENDVPS X11, finf<>(SB), X10, X10
+	VCMPPS    $3, X0, X0, X11
+	VADDPS    X0, X0, X12
+	VBLENDVPS X11, X12, X10, X10
+	VMOVUPS   X10, (DI)
+	ADDQ      $16, DI
+	DECQ      CX
+	JNZ       loop
+	VZEROUPPER
+	RET

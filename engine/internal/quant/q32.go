@@ -1,6 +1,8 @@
 package quant
 
 import (
+	"encoding/binary"
+
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/ggml"
 )
@@ -63,15 +65,56 @@ func newQ32(t gguf.Type, rows, cols int, data []byte) *q32Matrix {
 		quantBytes = 32
 	}
 	m.pairBytes = m.scaleBytes + 4*2*quantBytes
-	m.w = make([]byte, m.groups*m.pairs*m.pairBytes)
+	// The kernels read the scales of the pair after the one at hand,
+	// so there is room for one more pair after the last (zeros).
+	m.w = make([]byte, (m.groups*m.pairs+1)*m.pairBytes)
 	bb := t.BlockBytes()
 	rowBytes := cols / 32 * bb
+	nb := cols / 32
+	var zero [34]byte
 	for r := range rows {
-		for b := range cols / 32 {
-			m.putBlock(r, b, data[r*rowBytes+b*bb:(r+1)*rowBytes])
+		row := data[r*rowBytes : (r+1)*rowBytes]
+		for b := 0; b < nb; b += 2 {
+			second := zero[:bb]
+			if b+1 < nb {
+				second = row[(b+1)*bb : (b+2)*bb]
+			}
+			m.putPair(r, b/2, row[b*bb:(b+1)*bb], second)
 		}
 	}
 	return m
+}
+
+// putPair stores the blocks 2p and 2p+1 of row r, b0 and b1, given as
+// GGUF stores them. The 4-bit quants of the two blocks go into one byte
+// each: byte k of the row's 32 holds number k of b0 in its low nibble
+// and of b1 in its high one, 8 bytes at a time.
+func (m *q32Matrix) putPair(r, p int, b0, b1 []byte) {
+	for h, blk := range [2][]byte{b0, b1} {
+		d, mn, _, _ := m.offsets(r, 2*p+h)
+		copy(m.w[d:d+2], blk[0:2])
+		if m.typ == gguf.Q4_1 {
+			copy(m.w[mn:mn+2], blk[2:4])
+		}
+	}
+	_, _, q, _ := m.offsets(r, 2*p)
+	switch m.typ {
+	case gguf.Q4_0, gguf.Q4_1:
+		off := 2
+		if m.typ == gguf.Q4_1 {
+			off = 4
+		}
+		q0, q1 := b0[off:off+16], b1[off:off+16]
+		const lo = 0x0f0f0f0f0f0f0f0f
+		for k := 0; k < 16; k += 8 {
+			a, b := binary.LittleEndian.Uint64(q0[k:]), binary.LittleEndian.Uint64(q1[k:])
+			binary.LittleEndian.PutUint64(m.w[q+k:], a&lo|b<<4&^lo)    // numbers k..k+7
+			binary.LittleEndian.PutUint64(m.w[q+16+k:], a>>4&lo|b&^lo) // numbers 16+k..
+		}
+	case gguf.Q8_0:
+		copy(m.w[q:q+32], b0[2:34])
+		copy(m.w[q+32:q+64], b1[2:34])
+	}
 }
 
 // offsets returns where block b of row r is: its scale, its minimum
@@ -86,27 +129,6 @@ func (m *q32Matrix) offsets(r, b int) (d, mn, q, h int) {
 		return d, -1, base + m.scaleBytes + 64*i, h
 	}
 	return d, d + 16, base + m.scaleBytes + 32*i, h
-}
-
-// putBlock stores block b of row r, given as GGUF stores it.
-func (m *q32Matrix) putBlock(r, b int, blk []byte) {
-	d, mn, q, h := m.offsets(r, b)
-	copy(m.w[d:d+2], blk[0:2])
-	switch m.typ {
-	case gguf.Q4_0, gguf.Q4_1:
-		qs := blk[2:18]
-		if m.typ == gguf.Q4_1 {
-			copy(m.w[mn:mn+2], blk[2:4])
-			qs = blk[4:20]
-		}
-		shift := 4 * uint(h)
-		for k := range 32 {
-			code := qs[k%16] >> (4 * uint(k/16)) & 0xf
-			m.w[q+k] = m.w[q+k]&^(0xf<<shift) | code<<shift
-		}
-	case gguf.Q8_0:
-		copy(m.w[q+32*h:q+32*h+32], blk[2:34])
-	}
 }
 
 // getBlock sets blk to block b of row r as GGUF stores it.
@@ -298,6 +320,9 @@ func (m *q32Matrix) groupGo(g int, v *Vec, t int, sums *[4]float32) {
 	}
 	for i := range 4 {
 		a := &acc[i]
-		sums[i] = ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7])) + mins[i]
+		sums[i] = ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
+		if m.typ == gguf.Q4_1 {
+			sums[i] += mins[i]
+		}
 	}
 }

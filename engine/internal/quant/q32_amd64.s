@@ -13,7 +13,9 @@
 // the min terms summed block after block by fused multiply-adds. The
 // products of the scales of the pair's 4 rows and 2 blocks with the
 // input's (one VCVTPH2PS and one VMULPS) go to the stack, where each is
-// broadcast in turn.
+// broadcast in turn; they are computed a pair ahead, into the other of two
+// slots, so that they are not read back while the store is still on its
+// way (q32.go leaves room for the pair after the last).
 //
 // All of them take
 //
@@ -50,17 +52,24 @@
 	MOVQ w+16(FP), SI;     \
 	MOVQ out+56(FP), DI
 
+// START_GROUP zeroes the sums, points at the input's first pair and
+// puts the first pair's products of scales in the slot at R12.
 #define START_GROUP \
-	VXORPS Y0, Y0, Y0;   \
-	VXORPS Y1, Y1, Y1;   \
-	VXORPS Y2, Y2, Y2;   \
-	VXORPS Y3, Y3, Y3;   \
-	VXORPS Y4, Y4, Y4;   \
-	MOVQ   x+24(FP), R8; \
-	MOVQ   d+32(FP), R9;  \
-	MOVQ   s+40(FP), R10; \
-	MOVQ   sum+48(FP), R11; \
-	MOVQ   BX, DX
+	VXORPS    Y0, Y0, Y0;   \
+	VXORPS    Y1, Y1, Y1;   \
+	VXORPS    Y2, Y2, Y2;   \
+	VXORPS    Y3, Y3, Y3;   \
+	VXORPS    Y4, Y4, Y4;   \
+	MOVQ      x+24(FP), R8; \
+	MOVQ      d+32(FP), R9;  \
+	MOVQ      s+40(FP), R10; \
+	MOVQ      sum+48(FP), R11; \
+	MOVQ      BX, DX;        \
+	LEAQ      (SP), R12;     \
+	LEAQ      32(SP), R13;   \
+	VCVTPH2PS (SI), Y5;      \
+	VMULPS    (R9), Y5, Y5;  \
+	VMOVUPS   Y5, (R12)
 
 // HSUM sets x, the low half of acc, to [(a0+a4)+(a2+a6), (a1+a5)+(a3+a7),
 // …] for acc's lanes a.
@@ -90,14 +99,15 @@
 	VMOVUPS   X9, (DI);      \
 	ADDQ      $16, DI
 
-// PAIR_SCALES puts the pair's 8 products of scales S on the stack, row r
-// of block h at 4(r + 4h), and loads the input's quants: Y7 the first
-// block's, Y8 the second's.
-#define PAIR_SCALES \
-	VCVTPH2PS (SI), Y5;      \
-	VMULPS    (R9), Y5, Y5;  \
-	VMOVUPS   Y5, (SP);      \
-	VMOVDQU   (R8), Y7;      \
+// PAIR_SCALES puts the next pair's 8 products of scales S in the slot at
+// R13 (the pair's own are in the slot at R12, row r of block h at 4(r +
+// 4h)), and loads the input's quants: Y7 the first block's, Y8 the
+// second's.
+#define PAIR_SCALES(bytes) \
+	VCVTPH2PS bytes(SI), Y5;  \
+	VMULPS    32(R9), Y5, Y5; \
+	VMOVUPS   Y5, (R13);      \
+	VMOVDQU   (R8), Y7;       \
 	VMOVDQU   32(R8), Y8
 
 // BIASES sets Y13 and Y6 to −2^k times the input's sums of 4 quants of
@@ -113,21 +123,22 @@
 	VPSUBD  Y6, Y12, Y6
 
 #define NEXT_PAIR(bytes) \
-	ADDQ $bytes, SI; \
-	ADDQ $64, R8;    \
-	ADDQ $32, R9;    \
-	ADDQ $32, R10;   \
-	ADDQ $64, R11;   \
-	DECQ DX
+	ADDQ  $bytes, SI; \
+	ADDQ  $64, R8;    \
+	ADDQ  $32, R9;    \
+	ADDQ  $32, R10;   \
+	ADDQ  $64, R11;   \
+	XCHGQ R12, R13;   \
+	DECQ  DX
 
 // SCALE_ADD adds row i's integer sums of the first block (Y11) and of the
 // second (Y12), scaled, to its accumulator, in that order.
 #define SCALE_ADD(i, acc) \
-	VCVTDQ2PS    Y11, Y11;      \
-	VCVTDQ2PS    Y12, Y12;      \
-	VBROADCASTSS 4*i(SP), Y5;   \
-	VFMADD231PS  Y5, Y11, acc;  \
-	VBROADCASTSS 16+4*i(SP), Y5; \
+	VCVTDQ2PS    Y11, Y11;       \
+	VCVTDQ2PS    Y12, Y12;       \
+	VBROADCASTSS 4*i(R12), Y5;   \
+	VFMADD231PS  Y5, Y11, acc;   \
+	VBROADCASTSS 16+4*i(R12), Y5; \
 	VFMADD231PS  Y5, Y12, acc
 
 // NIBBLES sets Y9 and Y10 to the low and high nibbles of 32 bytes at off:
@@ -174,7 +185,7 @@
 
 #define Q41_PAIR(dot) \
 	PREFETCH3;                   \
-	PAIR_SCALES;                 \
+	PAIR_SCALES(160);            \
 	VCVTPH2PS    16(SI), Y6;     \
 	VFMADD231PS  (R10), X6, X4;  \
 	VEXTRACTF128 $1, Y6, X6;     \
@@ -196,7 +207,7 @@
 
 #define Q40_PAIR(dot) \
 	PREFETCH3;           \
-	PAIR_SCALES;         \
+	PAIR_SCALES(144);    \
 	BIASES(3);           \
 	Q40_ROW(dot, 0, Y0); \
 	Q40_ROW(dot, 1, Y1); \
@@ -205,7 +216,7 @@
 	NEXT_PAIR(144)
 
 // func q41VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q41VecVNNI(SB), NOSPLIT, $32-64
+TEXT ·q41VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 
@@ -222,7 +233,7 @@ q41vnni_pair:
 	RET
 
 // func q41VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q41VecAVX2(SB), NOSPLIT, $32-64
+TEXT ·q41VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 	WORD_ONES
@@ -240,7 +251,7 @@ q41avx2_pair:
 	RET
 
 // func q40VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q40VecVNNI(SB), NOSPLIT, $32-64
+TEXT ·q40VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 
@@ -257,7 +268,7 @@ q40vnni_pair:
 	RET
 
 // func q40VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q40VecAVX2(SB), NOSPLIT, $32-64
+TEXT ·q40VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 	WORD_ONES
@@ -286,7 +297,7 @@ q40avx2_pair:
 	SCALE_ADD(i, acc)
 
 // func q80VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q80VecVNNI(SB), NOSPLIT, $32-64
+TEXT ·q80VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	MOVQ         $0x8080808080808080, AX
 	MOVQ         AX, X15
@@ -297,7 +308,7 @@ q80vnni_group:
 
 q80vnni_pair:
 	PREFETCH5
-	PAIR_SCALES
+	PAIR_SCALES(272)
 	BIASES(7)
 	Q80_ROW_VNNI(0, Y0)
 	Q80_ROW_VNNI(1, Y1)
@@ -326,7 +337,7 @@ q80vnni_pair:
 	SCALE_ADD(i, acc)
 
 // func q80VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q80VecAVX2(SB), NOSPLIT, $32-64
+TEXT ·q80VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	WORD_ONES
 
@@ -335,7 +346,7 @@ q80avx2_group:
 
 q80avx2_pair:
 	PREFETCH5
-	PAIR_SCALES
+	PAIR_SCALES(272)
 	Q80_ROW_AVX2(0, Y0)
 	Q80_ROW_AVX2(1, Y1)
 	Q80_ROW_AVX2(2, Y2)

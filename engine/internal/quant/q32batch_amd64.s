@@ -24,7 +24,9 @@
 // 3's, BX their stride; Y0–Y7 the inputs' biases, two blocks each (Q4_0,
 // Q8_0), or X4–X7 their minimum terms (Q4_1); Y8 and Y9 a row's quants
 // of the pair's two blocks, Y15 a byte mask. The inputs' 4 × 8 products
-// of scales are on the stack, input t's at 32t.
+// of scales are on the stack, input t's at 32t in one of two slots of
+// 128 bytes, computed a pair ahead into the other (as in q32_amd64.s):
+// the slot of a pair is the parity of the pairs left, R11 its offset.
 
 #define ARGS(sstride) \
 	MOVQ groups+0(FP), CX; \
@@ -68,19 +70,46 @@
 	MOVQ        sv, R10; \
 	LEAQ        (R10)(BX*2), AX; \
 	ADDQ        BX, AX; \
-	MOVQ        pairs+8(FP), DX
+	MOVQ        pairs+8(FP), DX; \
+	MOVQ        DX, R11; \
+	ANDQ        $1, R11; \
+	SHLQ        $7, R11; \
+	SCALES_AT(0)
 
-// PAIR_SCALES puts the 4 inputs' products of scales on the stack.
-#define PAIR_SCALES \
-	VCVTPH2PS (SI), Y12; \
+// SCALES_AT puts the 4 inputs' products of scales of the pair at off
+// bytes from SI (and off/pair bytes·32 from the scales) in the slot at
+// R11.
+#define SCALES_AT(off) \
+	VCVTPH2PS off(SI), Y12; \
 	VMULPS    (R9), Y12, Y13; \
-	VMOVUPS   Y13, (SP); \
+	VMOVUPS   Y13, (SP)(R11*1); \
 	VMULPS    (R9)(R13*1), Y12, Y13; \
-	VMOVUPS   Y13, 32(SP); \
+	VMOVUPS   Y13, 32(SP)(R11*1); \
 	VMULPS    (R9)(R13*2), Y12, Y13; \
-	VMOVUPS   Y13, 64(SP); \
+	VMOVUPS   Y13, 64(SP)(R11*1); \
 	VMULPS    (R15), Y12, Y13; \
-	VMOVUPS   Y13, 96(SP)
+	VMOVUPS   Y13, 96(SP)(R11*1)
+
+#define NEXT_SCALES(bytes) \
+	VCVTPH2PS bytes(SI), Y12; \
+	VMULPS    32(R9), Y12, Y13; \
+	VMOVUPS   Y13, (SP)(R11*1); \
+	VMULPS    32(R9)(R13*1), Y12, Y13; \
+	VMOVUPS   Y13, 32(SP)(R11*1); \
+	VMULPS    32(R9)(R13*2), Y12, Y13; \
+	VMOVUPS   Y13, 64(SP)(R11*1); \
+	VMULPS    32(R15), Y12, Y13; \
+	VMOVUPS   Y13, 96(SP)(R11*1)
+
+// PAIR_SCALES puts the next pair's products of scales in the other slot
+// and points R11 at the pair's own.
+#define PAIR_SCALES(bytes) \
+	MOVQ DX, R11;      \
+	ANDQ $1, R11;      \
+	SHLQ $7, R11;      \
+	XORQ $128, R11;    \
+	NEXT_SCALES(bytes); \
+	XORQ $128, R11
 
 // MINS adds the minimums times each input's scaled sums (Q4_1), the first
 // block's, then the second's.
@@ -137,9 +166,9 @@
 	VPDPBUSD     xb, Y9, Y11;         \
 	VCVTDQ2PS    Y10, Y10;            \
 	VCVTDQ2PS    Y11, Y11;            \
-	VBROADCASTSS 32*t+4*i(SP), Y13;   \
+	VBROADCASTSS 32*t+4*i(SP)(R11*1), Y13; \
 	VFMADD231PS  Y13, Y10, acc;       \
-	VBROADCASTSS 32*t+16+4*i(SP), Y13; \
+	VBROADCASTSS 32*t+16+4*i(SP)(R11*1), Y13; \
 	VFMADD231PS  Y13, Y11, acc
 
 #define ZERO(r) VPXOR r, r, r
@@ -224,7 +253,7 @@
 	VPBROADCASTQ X15, Y15
 
 // func q41BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int)
-TEXT ·q41BatchVNNI(SB), NOSPLIT, $128-80
+TEXT ·q41BatchVNNI(SB), NOSPLIT, $256-80
 	ARGS(5)
 	MOVQ out+64(FP), DI
 	NIBBLE_MASK
@@ -233,7 +262,7 @@ q41b_group:
 	START_GROUP(s+40(FP))
 
 q41b_pair:
-	PAIR_SCALES
+	PAIR_SCALES(160)
 	MINS
 	NIBBLES(32)
 	FOUR_ZERO(0, Y16, Y20, Y24, Y28)
@@ -252,7 +281,7 @@ q41b_pair:
 	RET
 
 // func q40BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int)
-TEXT ·q40BatchVNNI(SB), NOSPLIT, $128-80
+TEXT ·q40BatchVNNI(SB), NOSPLIT, $256-80
 	ARGS(6)
 	MOVQ out+64(FP), DI
 	NIBBLE_MASK
@@ -261,7 +290,7 @@ q40b_group:
 	START_GROUP(sum+48(FP))
 
 q40b_pair:
-	PAIR_SCALES
+	PAIR_SCALES(144)
 	BIASES(3)
 	NIBBLES(16)
 	FOUR_BIAS(0, Y16, Y20, Y24, Y28)
@@ -286,7 +315,7 @@ q40b_pair:
 	VPXOR off+32(SI), Y15, Y9
 
 // func q80BatchVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, stride int, out *float32, ldo int)
-TEXT ·q80BatchVNNI(SB), NOSPLIT, $128-80
+TEXT ·q80BatchVNNI(SB), NOSPLIT, $256-80
 	ARGS(6)
 	MOVQ         out+64(FP), DI
 	MOVQ         $0x8080808080808080, R11
@@ -297,7 +326,7 @@ q80b_group:
 	START_GROUP(sum+48(FP))
 
 q80b_pair:
-	PAIR_SCALES
+	PAIR_SCALES(272)
 	BIASES(7)
 	BYTES80(16)
 	FOUR_BIAS(0, Y16, Y20, Y24, Y28)

@@ -156,7 +156,9 @@ func pairs(cols int) int { return (cols/32 + 1) / 2 }
 func (v *Vec) quantize32(x []float32, n, cols int) {
 	nb, np := cols/32, pairs(cols)
 	v.q = grow(v.q, n*64*np)
-	v.d = grow(v.d, n*8*np)
+	// The kernels read the scales of the pair after the one at hand:
+	// room for one more after the last input's last.
+	v.d = grow(v.d, n*8*np+8)
 	v.s = grow(v.s, n*8*np)
 	v.sum = grow(v.sum, n*16*np)
 	for t := range n {

@@ -26,12 +26,17 @@ type Layer struct {
 
 // Matrices are a model's weights as the forward pass reads them: the token
 // embedding, the blocks, the final RMSNorm gain and the classifier (the
-// vocabulary projection), which may be the embedding matrix itself.
+// vocabulary projection), which may be the embedding matrix itself; and
+// the arithmetic of the forward pass between the products.
 type Matrices struct {
 	Embedding  *Matrix // (vocab, dim): row t is token t's embedding
 	Layers     []Layer
 	RMSFinal   []float32 // (dim)
 	Classifier *Matrix   // (vocab, dim)
+	// Arithmetic is how the pass rounds between the products: RunC
+	// (the zero value, llama2.c's float32) or LlamaCpp (a GGUF model's,
+	// with keys and values cached in f16).
+	Arithmetic Arithmetic
 }
 
 // validate reports the first matrix or gain whose shape does not fit c.

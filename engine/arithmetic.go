@@ -56,6 +56,11 @@ func rmsnormLlamaCpp(out, x, weight []float32, eps float32) {
 	for _, v := range x {
 		sum += float64(v * v)
 	}
+	normalize(out, x, weight, sum, eps)
+}
+
+// normalize sets out = x·scale·weight for the sum of squares sum.
+func normalize(out, x, weight []float32, sum float64, eps float32) {
 	mean := float32(sum / float64(len(x)))
 	scale := 1 / float32(math.Sqrt(float64(mean+eps)))
 	for i, v := range x {
@@ -63,62 +68,69 @@ func rmsnormLlamaCpp(out, x, weight []float32, eps float32) {
 	}
 }
 
-// rmsnormRowsLlamaCpp applies rmsnormLlamaCpp to every row of width dim.
+// rmsnormRowsLlamaCpp applies rmsnormLlamaCpp to every row of width dim:
+// four rows at a time, their four sums side by side, each summed in
+// order as one row's is, so that the processor adds them in parallel.
 func rmsnormRowsLlamaCpp(out, x, weight []float32, dim int, eps float32) {
-	for i := 0; i < len(x); i += dim {
+	i := 0
+	for ; i+4*dim <= len(x); i += 4 * dim {
+		x0, x1, x2, x3 := x[i:i+dim], x[i+dim:i+2*dim], x[i+2*dim:i+3*dim], x[i+3*dim:i+4*dim]
+		var s0, s1, s2, s3 float64
+		for j, v := range x0 {
+			s0 += float64(v * v)
+			s1 += float64(x1[j] * x1[j])
+			s2 += float64(x2[j] * x2[j])
+			s3 += float64(x3[j] * x3[j])
+		}
+		for r, sum := range [4]float64{s0, s1, s2, s3} {
+			o := i + r*dim
+			normalize(out[o:o+dim], x[o:o+dim], weight, sum, eps)
+		}
+	}
+	for ; i < len(x); i += dim {
 		rmsnormLlamaCpp(out[i:i+dim], x[i:i+dim], weight, eps)
 	}
 }
 
 // ropeLlamaCpp holds llama.cpp's cosines and sines of the rotary angles,
-// (position, headSize/2), and grows with the positions run. llama.cpp
-// computes a position's angles as successive float32 products, θ₀ = pos,
-// θᵢ₊₁ = θᵢ·base^(−2/headSize) (that factor rounded to float32 first), and
-// their cosines and sines with the C library's sincosf (ggml.SinCos).
+// interleaved (cos₀, sin₀, cos₁, …) a head's worth for each position, and
+// grows with the positions run. llama.cpp computes a position's angles as
+// successive float32 products, θ₀ = pos, θᵢ₊₁ = θᵢ·base^(−2/headSize) (that
+// factor rounded to float32 first), and their cosines and sines with the C
+// library's sincosf (ggml.SinCos).
 type ropeLlamaCpp struct {
-	half     int
-	factor   float32 // base^(−2/headSize)
-	cos, sin []float32
+	hs     int
+	factor float32 // base^(−2/headSize)
+	cs     []float32
 }
 
 func newRopeLlamaCpp(c Config) *ropeLlamaCpp {
 	hs := float32(c.HeadSize())
 	base := float32(c.ropeTheta())
-	return &ropeLlamaCpp{half: c.HeadSize() / 2, factor: float32(math.Pow(float64(base), float64(-2/hs)))}
+	return &ropeLlamaCpp{hs: c.HeadSize(), factor: float32(math.Pow(float64(base), float64(-2/hs)))}
 }
 
 // extend computes the angles of positions up to positions-1.
 func (t *ropeLlamaCpp) extend(positions int) {
-	have := len(t.cos) / max(t.half, 1)
-	if positions <= have || t.half == 0 {
+	have := len(t.cs) / max(t.hs, 1)
+	if positions <= have || t.hs == 0 {
 		return
 	}
-	t.cos = append(t.cos, make([]float32, (positions-have)*t.half)...)
-	t.sin = append(t.sin, make([]float32, (positions-have)*t.half)...)
+	t.cs = append(t.cs, make([]float32, (positions-have)*t.hs)...)
 	for pos := have; pos < positions; pos++ {
 		theta := float32(pos)
-		for i := range t.half {
-			t.sin[pos*t.half+i], t.cos[pos*t.half+i] = ggml.SinCos(theta)
+		cs := t.cs[pos*t.hs : (pos+1)*t.hs]
+		for i := 0; i < t.hs; i += 2 {
+			cs[i+1], cs[i] = ggml.SinCos(theta)
 			theta *= t.factor
 		}
 	}
 }
 
-// apply rotates the numbers r0..r1-1 of vec, a run of heads, for position
-// pos; r0 and r1 are even. Each pair (a, b) becomes (a·cos − b·sin,
-// a·sin + b·cos), as llama.cpp's compiled code computes it: the products
-// with b rounded, those with a fused with the sums.
+// apply rotates the heads vec[r0:r1] for position pos (r0 and r1 are
+// whole heads), as llama.cpp computes it (ggml.Rotate).
 func (t *ropeLlamaCpp) apply(vec []float32, pos, r0, r1 int) {
-	cos, sin := t.cos[pos*t.half:(pos+1)*t.half], t.sin[pos*t.half:(pos+1)*t.half]
-	i := r0 % (2 * t.half) / 2 // the pair's place in its head
-	for r := r0; r+1 < r1; r += 2 {
-		a, b := vec[r], vec[r+1]
-		vec[r] = ggml.FMA32(a, cos[i], -float32(b*sin[i]))
-		vec[r+1] = ggml.FMA32(a, sin[i], float32(b*cos[i]))
-		if i++; i == t.half {
-			i = 0
-		}
-	}
+	ggml.Rotate(vec[r0:r1], t.cs[pos*t.hs:(pos+1)*t.hs])
 }
 
 // storeHalf rounds src to f16 into the words dst (len(src)/2 of them).

@@ -321,3 +321,29 @@ position:
 	JNZ     block
 	VZEROUPPER
 	RET
+
+// func rotate8(n int, x, cs *float32)
+//
+// Rotate on n groups of 8 numbers (4 pairs): with the pairs (a, b) of x
+// and (cos, sin) of cs, [b·sin, b·cos] rounded, then a·[cos, sin] fused
+// with it, less on the even lanes and plus on the odd (VFMADDSUB231PS).
+TEXT ·rotate8(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), DI
+	MOVQ cs+16(FP), SI
+
+loop:
+	VMOVUPS        (DI), Y0
+	VMOVUPS        (SI), Y1
+	VMOVSHDUP      Y0, Y2          // [b, b]
+	VPERMILPS      $0xb1, Y1, Y3   // [sin, cos]
+	VMULPS         Y3, Y2, Y2      // [b·sin, b·cos]
+	VMOVSLDUP      Y0, Y0          // [a, a]
+	VFMADDSUB231PS Y1, Y0, Y2      // [a·cos − b·sin, a·sin + b·cos]
+	VMOVUPS        Y2, (DI)
+	ADDQ           $32, DI
+	ADDQ           $32, SI
+	DECQ           CX
+	JNZ            loop
+	VZEROUPPER
+	RET

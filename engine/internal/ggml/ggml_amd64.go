@@ -29,3 +29,8 @@ func swiglu8(n int, gate, up *float32)
 //
 //go:noescape
 func vexp8(n int, dst, src *float32)
+
+// rotate8 is Rotate on n groups of 8 numbers of one head (rope.go).
+//
+//go:noescape
+func rotate8(n int, x, cs *float32)

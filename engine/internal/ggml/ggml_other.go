@@ -41,3 +41,5 @@ func tileV(hs int, w, vt, acc *float32) { panic("ggml: no kernels on this archit
 func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
 	panic("ggml: no kernels on this architecture")
 }
+
+func rotate8(n int, x, cs *float32) { panic("ggml: no kernels on this architecture") }

@@ -90,3 +90,33 @@ func TestExpKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestRotateKernel compares rotate8 with the Go loop on heads of numbers
+// of every size and angles of every quadrant.
+func TestRotateKernel(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	rng := rand.New(rand.NewPCG(35, 36))
+	const hs = 64
+	cs := make([]float32, hs)
+	for i := 0; i < hs; i += 2 {
+		cs[i+1], cs[i] = SinCos(float32(rng.Float64()*400 - 200))
+	}
+	x := make([]float32, 9*hs)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64() * float64(int(1)<<rng.IntN(12)) / 64)
+	}
+	var got [2][]float32
+	for i, avx2 := range []bool{false, true} {
+		useAVX2 = avx2
+		got[i] = append([]float32(nil), x...)
+		Rotate(got[i], cs)
+	}
+	for k := range x {
+		if !same(got[0][k], got[1][k]) {
+			t.Fatalf("number %d (%g): Go %g, kernel %g", k, x[k], got[0][k], got[1][k])
+		}
+	}
+}

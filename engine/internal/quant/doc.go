@@ -16,7 +16,9 @@
 // quantizes it (rounding ties to even, scales of blocks of 32 rounded to
 // f16), so that the inner loop is a dot product of small integers, which
 // the processor does 32 at a time, and the products see the numbers
-// llama.cpp's see.
+// llama.cpp's see. The Q4_0, Q4_1 and Q8_0 products then sum them as
+// llama.cpp's AVX2 dot products do, in the same order, giving its bits
+// (see q32.go); the K-quants' products keep an order of their own.
 //
 // On amd64 the products are assembly kernels: with AVX2, FMA and F16C
 // (VPMADDUBSW and VPMADDWD for the integer dot products), and where the

@@ -34,9 +34,12 @@ import (
 // row's pair are the first block's numbers in order and the high ones
 // the second's, as the input's quants are laid out (Vec).
 //
-// The products compute exactly what llama.cpp's AVX2 code computes
-// (ggml_vec_dot_q4_1_q8_1 and the like), so that a model's logits are
-// llama.cpp's to the last bit: for each block, the 8 integer sums of 4
+// The products compute exactly what llama.cpp's AVX2 dot products compute
+// (ggml_vec_dot_q4_1_q8_1, ggml_vec_dot_q4_0_q8_0, ggml_vec_dot_q8_0_q8_0),
+// which it multiplies Q4_1 and Q8_0 weights with on x86-64, so that a
+// model's logits are llama.cpp's to the last bit (Q4_0 weights it repacks
+// for other kernels on processors with AVX2, whose sums go in another
+// order): for each block, the 8 integer sums of 4
 // consecutive numbers' products, each converted to float32 and added to
 // its own accumulator by a fused multiply-add with the product of the two
 // scales, d_w·d_x, rounded; at the end of the row, the 8 accumulators a

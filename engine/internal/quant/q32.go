@@ -171,7 +171,8 @@ func (m *q32Matrix) row(i int, dst []float32) {
 	}
 }
 
-func (m *q32Matrix) bytes() int64 { return int64(len(m.w)) }
+// bytes leaves out the room after the last pair (see newQ32).
+func (m *q32Matrix) bytes() int64 { return int64(m.groups * m.pairs * m.pairBytes) }
 
 func (m *q32Matrix) kind() vecKind { return kindQ8x32 }
 

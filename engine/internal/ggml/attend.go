@@ -115,8 +115,8 @@ func check(fn string, outLen, qLen int, keys, values []uint16, stride, n int) {
 //	else:              w = Exp(score − M)
 //	                   out16 = f16(v_t·w + out16); S = S + w
 //
-// each multiply-add fused, and out = out16/S. It panics if the shapes do
-// not fit.
+// each multiply-add fused, and out = out16·(1/S). It panics if the shapes
+// do not fit.
 func Attend(out, q []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
 	check("Attend", len(out), len(q), keys, values, stride, n)
 	hs := len(q)

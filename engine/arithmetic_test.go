@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine/internal/f16"
@@ -92,5 +93,19 @@ func TestHalfKVCache(t *testing.T) {
 	}
 	if newKVCache(c, false).Half() {
 		t.Error("a float32 cache says it holds f16")
+	}
+}
+
+// TestUnknownArithmeticRefused: a model whose Matrices name an arithmetic
+// the engine does not have is refused, with the number, before any pass.
+func TestUnknownArithmeticRefused(t *testing.T) {
+	m := noisyModel(tinyShape, 1, 0.02)
+	st := m.NewState()
+	mats := *st.matrices()
+	mats.Arithmetic = 7
+	bad := &Model{Config: m.Config, Matrices: &mats, Name: "bad"}
+	_, err := bad.NewState().Forward(1, 0)
+	if err == nil || !strings.Contains(err.Error(), "arithmetic 7") {
+		t.Errorf("Forward with arithmetic 7: %v; want an error naming it", err)
 	}
 }

@@ -57,6 +57,9 @@ func (mats *Matrices) validate(c Config) error {
 		return nil
 	}
 	d, h, kv, v := c.Dim, c.HiddenDim, c.KVDim(), c.VocabSize
+	if mats.Arithmetic != RunC && mats.Arithmetic != LlamaCpp {
+		return fmt.Errorf("arithmetic %d is neither RunC (%d) nor LlamaCpp (%d)", mats.Arithmetic, RunC, LlamaCpp)
+	}
 	if len(mats.Layers) != c.NLayers {
 		return fmt.Errorf("%d layers of weights but the shape %v has %d", len(mats.Layers), c, c.NLayers)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tokenbytoken/course/engine/internal/ggml"
 	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"github.com/tokenbytoken/course/engine/internal/quant"
 )
@@ -27,16 +28,24 @@ type State struct {
 	// of every part of every forward pass. Leave it nil for full speed.
 	Profile *Profile
 
-	config     Config    // the shape the buffers below were made for
-	noCache    bool      // a state for NoCacheLM: no KV cache of its own
-	x, xb, xb2 []float32 // residual stream and scratch, (dim)
-	hb, hb2    []float32 // MLP hidden, (hidden_dim)
-	q          []float32 // query, (dim)
-	att        []float32 // attention scores, (n_heads, positions)
-	logits     []float32 // output, (vocab)
+	config     Config     // the shape the buffers below were made for
+	arith      Arithmetic // and the arithmetic
+	noCache    bool       // a state for NoCacheLM: no KV cache of its own
+	x, xb, xb2 []float32  // residual stream and scratch, (dim)
+	hb, hb2    []float32  // MLP hidden, (hidden_dim)
+	q          []float32  // query, (dim)
+	att        []float32  // attention scores, (n_heads, positions)
+	logits     []float32  // output, (vocab)
 
-	rope  *ropeTable   // cos/sin of every rotation angle so far
+	rope  *ropeTable   // cos/sin of every rotation angle so far (RunC)
 	batch *batchBuffer // scratch for batched passes, made on first use
+
+	// With LlamaCpp arithmetic: the rotations as llama.cpp computes them,
+	// the step's key and value before they are rounded into the cache,
+	// and attention's scratch, one per core.
+	ropeCpp *ropeLlamaCpp
+	k, v    []float32 // (kv_dim)
+	flash   []ggml.Scratch
 
 	// The step's inputs prepared for the matrices that read them (see
 	// Matrix.Prepare): xb for q, k and v (each its own, when their types
@@ -78,16 +87,26 @@ func (s *State) Reserve(positions int) error {
 	if positions < 0 || positions > c.SeqLen {
 		return fmt.Errorf("%d positions do not fit the model's context of %d tokens", positions, c.SeqLen)
 	}
-	if s.config != c || s.x == nil {
-		// First pass, or the model changed shape: start afresh.
-		*s = State{Model: s.Model, Profile: s.Profile, noCache: s.noCache, config: c,
+	arith := RunC
+	if s.Model.Matrices != nil {
+		arith = s.Model.Matrices.Arithmetic
+	}
+	if s.config != c || s.arith != arith || s.x == nil {
+		// First pass, or the model changed shape or arithmetic: start
+		// afresh.
+		*s = State{Model: s.Model, Profile: s.Profile, noCache: s.noCache, config: c, arith: arith,
 			x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
 			hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
 			q: make([]float32, c.Dim), logits: make([]float32, c.VocabSize),
 			rope: &ropeTable{half: c.HeadSize() / 2, theta: c.ropeTheta()},
 		}
+		if arith == LlamaCpp {
+			s.ropeCpp = newRopeLlamaCpp(c)
+			s.k, s.v = make([]float32, c.KVDim()), make([]float32, c.KVDim())
+			s.flash = make([]ggml.Scratch, maxWorkers())
+		}
 		if !s.noCache {
-			s.Cache = newKVCache(c)
+			s.Cache = newKVCache(c, arith == LlamaCpp)
 		}
 	}
 	room := positions
@@ -104,7 +123,14 @@ func (s *State) Reserve(positions int) error {
 		}
 		s.att = make([]float32, need)
 	}
-	s.rope.extend(room)
+	if s.ropeCpp != nil {
+		s.ropeCpp.extend(room)
+	} else {
+		s.rope.extend(room)
+	}
+	if len(s.flash) < maxWorkers() && s.arith == LlamaCpp {
+		s.flash = make([]ggml.Scratch, maxWorkers())
+	}
 	return nil
 }
 
@@ -171,7 +197,7 @@ func (s *State) forward(token, pos int) {
 		L := &w.Layers[l]
 		// Attention block: normalise, project to query/key/value, rotate
 		// by position, attend over the cache, project back, add.
-		rmsnorm(s.xb, x, L.RMSAtt, eps)
+		s.rmsnorm(s.xb, x, L.RMSAtt, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
@@ -195,6 +221,7 @@ func (s *State) forward(token, pos int) {
 			s.prepareQKV(L)
 			qkv := s.qkvJobs(l, pos)
 			inParallel(qkv[:]...)
+			s.rotateAndStore(l, pos, 0, c.NKVHeads)
 			s.attention(l, pos)
 			L.Wo.Prepare(s.xb, &s.vo)
 			inParallel(rowJob{out: s.xb2, v: &s.vo, w: L.Wo, residual: x})
@@ -204,12 +231,12 @@ func (s *State) forward(token, pos int) {
 		}
 
 		// MLP block (SwiGLU): w2(silu(w1·x) * w3·x), added to the stream.
-		rmsnorm(s.xb, x, L.RMSFFN, eps)
+		s.rmsnorm(s.xb, x, L.RMSFFN, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
 		L.W1.Prepare(s.xb, &s.v1)
-		inParallel(rowJob{out: s.hb, v: &s.v1, w: L.W1, up: s.hb2, vUp: vecFor(L.W3, s.xb, &s.v1, &s.v3), wUp: L.W3})
+		s.gateUp(L)
 		L.W2.Prepare(s.hb, &s.v2)
 		inParallel(rowJob{out: s.xb, v: &s.v2, w: L.W2, residual: x})
 		if prof != nil {
@@ -218,7 +245,7 @@ func (s *State) forward(token, pos int) {
 	}
 
 	// Final norm, then the vocabulary projection gives one logit per token.
-	rmsnorm(x, x, w.RMSFinal, eps)
+	s.rmsnorm(x, x, w.RMSFinal, eps)
 	if prof != nil {
 		t = prof.tick(PartNorm, t, Cost{})
 	}
@@ -227,6 +254,29 @@ func (s *State) forward(token, pos int) {
 		prof.tick(PartVocab, t, Cost{})
 		prof.count(c, 1, pos, 1)
 	}
+}
+
+// rmsnorm is RMSNorm in the model's arithmetic.
+func (s *State) rmsnorm(out, x, weight []float32, eps float32) {
+	if s.arith == LlamaCpp {
+		rmsnormLlamaCpp(out, x, weight, eps)
+		return
+	}
+	rmsnorm(out, x, weight, eps)
+}
+
+// gateUp sets hb to the MLP's gate, silu(w1·xb)·(w3·xb), xb prepared for
+// w1 in v1: in one hand-off to the cores, each range of rows gated as
+// soon as it is done, or, in llama.cpp's arithmetic, both products in one
+// hand-off and then SwiGLU as llama.cpp computes it.
+func (s *State) gateUp(L *Layer) {
+	up := vecFor(L.W3, s.xb, &s.v1, &s.v3)
+	if s.arith == LlamaCpp {
+		inParallel(rowJob{out: s.hb, v: &s.v1, w: L.W1}, rowJob{out: s.hb2, v: up, w: L.W3})
+		ggml.SwiGLU(s.hb, s.hb2)
+		return
+	}
+	inParallel(rowJob{out: s.hb, v: &s.v1, w: L.W1, up: s.hb2, vUp: up, wUp: L.W3})
 }
 
 // prepareQKV prepares xb for layer L's query, key and value projections:
@@ -244,9 +294,8 @@ func (s *State) prepareQKV(L *Layer) {
 // cores.
 func (s *State) attention(l, pos int) {
 	c := s.Model.Config
-	keys, values := s.Cache.Layer(l, pos+1)
 	if (pos+1)*c.Dim < attentionThreshold || maxWorkers() < 2 {
-		attendHeads(s.xb, s.q, keys, values, s.att, c, pos, 0, c.NHeads)
+		s.attendHeads(0, s.xb, l, pos, 0, c.NHeads)
 		return
 	}
 	if s.heads == nil {
@@ -256,10 +305,42 @@ func (s *State) attention(l, pos int) {
 	parallelFor(c.NHeads, true, s.heads)
 }
 
+// attendHeads is the attention of heads h0..h1-1 of s.q at position pos of
+// layer l, into out, in the model's arithmetic; worker is the core's
+// number, for its scratch.
+func (s *State) attendHeads(worker int, out []float32, l, pos, h0, h1 int) {
+	c := s.Model.Config
+	keys, values := s.Cache.Layer(l, pos+1)
+	if s.arith == LlamaCpp {
+		attendHeadsLlamaCpp(&s.flash[worker], out, s.q, halves(keys), halves(values), c, pos, h0, h1)
+		return
+	}
+	attendHeads(out, s.q, keys, values, s.att, c, pos, h0, h1)
+}
+
+// attendHeadsLlamaCpp is attendHeads in llama.cpp's arithmetic, over keys
+// and values in f16: each head as llama.cpp's flash attention computes a
+// decoding step (ggml.Attend).
+func attendHeadsLlamaCpp(scratch *ggml.Scratch, out, q []float32, keys, values []uint16, c Config, pos, h0, h1 int) {
+	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
+	scale := attentionScale(c)
+	for h := h0; h < h1; h++ {
+		kvOff := (h / kvMul) * hs
+		ggml.Attend(out[h*hs:(h+1)*hs], q[h*hs:(h+1)*hs], keys[kvOff:], values[kvOff:], kvDim, pos+1, scale, scratch)
+	}
+}
+
+// attentionScale is llama.cpp's 1/√head_size, in float32.
+func attentionScale(c Config) float32 {
+	return 1 / float32(math.Sqrt(float64(float32(c.HeadSize()))))
+}
+
 // qkvJobs is the step's projections of xb to q, and to k and v in the
 // cache at position pos of layer l, q and k rotated: rows of them are
 // what attendGroups, and all of them what forward, hands to the cores.
-// xb is already prepared for them (prepareQKV).
+// xb is already prepared for them (prepareQKV). In llama.cpp's
+// arithmetic k and v go to s.k and s.v, and rotateAndStore rotates q and
+// k and rounds k and v into the cache.
 func (s *State) qkvJobs(l, pos int) [3]rowJob {
 	L := &s.matrices().Layers[l]
 	vk, vv := &s.vq, &s.vq
@@ -269,11 +350,31 @@ func (s *State) qkvJobs(l, pos int) [3]rowJob {
 	if !L.Wv.Prepared(vv) {
 		vv = &s.vv
 	}
+	if s.arith == LlamaCpp {
+		return [3]rowJob{{out: s.q, v: &s.vq, w: L.Wq}, {out: s.k, v: vk, w: L.Wk}, {out: s.v, v: vv, w: L.Wv}}
+	}
 	return [3]rowJob{
 		{out: s.q, v: &s.vq, w: L.Wq, rope: s.rope, pos: pos},
 		{out: s.Cache.Key(l, pos), v: vk, w: L.Wk, rope: s.rope, pos: pos},
 		{out: s.Cache.Value(l, pos), v: vv, w: L.Wv},
 	}
+}
+
+// rotateAndStore finishes the rows of key/value heads g0..g1-1 (and of
+// the query heads that read them) that qkvJobs computed, in llama.cpp's
+// arithmetic: it rotates q and k, and rounds k and v into the cache at
+// position pos of layer l. (In run.c's the jobs did it all.)
+func (s *State) rotateAndStore(l, pos, g0, g1 int) {
+	if s.arith != LlamaCpp {
+		return
+	}
+	c := s.Model.Config
+	hs, kvMul := c.HeadSize(), c.KVMul()
+	k0, k1 := g0*hs, g1*hs
+	s.ropeCpp.apply(s.q, pos, k0*kvMul, k1*kvMul)
+	s.ropeCpp.apply(s.k, pos, k0, k1)
+	storeHalf(s.Cache.Key(l, pos)[k0/2:k1/2], s.k[k0:k1])
+	storeHalf(s.Cache.Value(l, pos)[k0/2:k1/2], s.v[k0:k1])
 }
 
 // byGroups says whether this step's q, k and v and its attention are
@@ -295,7 +396,7 @@ func (s *State) byGroups() bool {
 // stepPos): their rows of k and v, written to the cache, the rows of q of
 // the query heads that read them, k and q rotated, then those query
 // heads' attention, into xb2.
-func (s *State) attendGroups(_, g0, g1 int) {
+func (s *State) attendGroups(worker, g0, g1 int) {
 	c := s.Model.Config
 	l, pos := s.stepLayer, s.stepPos
 	hs, kvMul := c.HeadSize(), c.KVMul()
@@ -303,14 +404,13 @@ func (s *State) attendGroups(_, g0, g1 int) {
 	qkv[0].do(g0*kvMul*hs, g1*kvMul*hs)
 	qkv[1].do(g0*hs, g1*hs)
 	qkv[2].do(g0*hs, g1*hs)
-	keys, values := s.Cache.Layer(l, pos+1)
-	attendHeads(s.xb2, s.q, keys, values, s.att, c, pos, g0*kvMul, g1*kvMul)
+	s.rotateAndStore(l, pos, g0, g1)
+	s.attendHeads(worker, s.xb2, l, pos, g0*kvMul, g1*kvMul)
 }
 
 // attendShare is heads h0..h1-1 of the step's attention (see attention).
-func (s *State) attendShare(_, h0, h1 int) {
-	keys, values := s.Cache.Layer(s.stepLayer, s.stepPos+1)
-	attendHeads(s.xb, s.q, keys, values, s.att, s.Model.Config, s.stepPos, h0, h1)
+func (s *State) attendShare(worker, h0, h1 int) {
+	s.attendHeads(worker, s.xb, s.stepLayer, s.stepPos, h0, h1)
 }
 
 // attentionThreshold is the work (positions × dim) above which a decode

@@ -1,42 +1,68 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // KVCache keeps the keys and values that every layer computed for every
 // position so far. They never change once computed, so each new token only
 // computes its own key and value and attends over the cache.
 //
-// Its size is 2 × layers × positions × kv_dim float32 values (see
-// KVCacheBytes). A State's cache starts empty and grows with the sequence,
-// so a model with a long context costs only what a generation uses;
-// NewKVCache makes one for the whole context at once.
+// A cache holds float32 numbers, as llama2.c's run.c keeps them, or, for
+// a model whose Arithmetic is LlamaCpp, f16 numbers (IEEE half precision),
+// as llama.cpp keeps them by default: half the memory, and the numbers
+// llama.cpp's attention reads. Its size is 2 × layers × positions ×
+// kv_dim numbers of 4 or 2 bytes (see KVCacheBytes and
+// Model.KVCacheBytes). A State's cache starts empty and grows with the
+// sequence, so a model with a long context costs only what a generation
+// uses; NewKVCache makes one of float32 numbers for the whole context at
+// once.
 type KVCache struct {
-	Keys   []float32 // (layer, position, kv_dim), room for Capacity positions
-	Values []float32 // (layer, position, kv_dim), room for Capacity positions
+	// Keys and Values are the cache's storage, (layer, position, kv_dim),
+	// with room for Capacity positions, as float32 words: a float32
+	// number a word, or in a cache of f16 numbers (Half) two numbers a
+	// word, the first in its low 16 bits. Key, Value and Layer return
+	// words of them, so that copying words from one cache to another of
+	// the same kind copies the numbers.
+	Keys   []float32
+	Values []float32
+	half   bool // f16 numbers, two a word
 	layers int
 	kvDim  int
+	width  int // words a position: kvDim, or kvDim/2 for f16
 	room   int // positions allocated per layer
 	seqLen int // the model's context: the cache never grows past it
 }
 
-// NewKVCache allocates a cache for a model's full context. It refuses a
-// shape that is not a valid model, and a cache bigger than the memory
-// available (with the numbers in the error).
+// NewKVCache allocates a cache of float32 numbers for a model's full
+// context. It refuses a shape that is not a valid model, and a cache
+// bigger than the memory available (with the numbers in the error).
 func NewKVCache(c Config) (*KVCache, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("KV cache: %w", err)
 	}
-	kv := &KVCache{layers: c.NLayers, kvDim: c.KVDim(), seqLen: c.SeqLen}
+	kv := newKVCache(c, false)
 	if err := kv.grow(c.SeqLen); err != nil {
 		return nil, err
 	}
 	return kv, nil
 }
 
-// newKVCache returns an empty cache for a valid shape; it grows on demand.
-func newKVCache(c Config) *KVCache {
-	return &KVCache{layers: c.NLayers, kvDim: c.KVDim(), seqLen: c.SeqLen}
+// newKVCache returns an empty cache for a valid shape, of f16 numbers
+// with half; it grows on demand. Head sizes are even (Validate), so a
+// position's f16 numbers fill whole words.
+func newKVCache(c Config, half bool) *KVCache {
+	kv := &KVCache{half: half, layers: c.NLayers, kvDim: c.KVDim(), width: c.KVDim(), seqLen: c.SeqLen}
+	if half {
+		kv.width /= 2
+	}
+	return kv
 }
+
+// Half reports whether the cache holds f16 numbers, two a word of Keys
+// and Values, rather than float32 numbers.
+func (kv *KVCache) Half() bool { return kv.half }
 
 // Capacity is the number of positions the cache has room for now.
 func (kv *KVCache) Capacity() int { return kv.room }
@@ -61,14 +87,18 @@ func (kv *KVCache) reserve(positions int) error {
 // grow reallocates the cache with room for exactly positions positions,
 // keeping the positions already computed.
 func (kv *KVCache) grow(positions int) error {
-	n := int64(kv.layers) * int64(positions) * int64(kv.kvDim)
-	what := fmt.Sprintf("the KV cache for %d positions (2 × %d layers × %d positions × %d kv_dim × 4 bytes)", positions, kv.layers, positions, kv.kvDim)
+	n := int64(kv.layers) * int64(positions) * int64(kv.width)
+	size := 4
+	if kv.half {
+		size = 2
+	}
+	what := fmt.Sprintf("the KV cache for %d positions (2 × %d layers × %d positions × %d kv_dim × %d bytes)", positions, kv.layers, positions, kv.kvDim, size)
 	if err := checkMemory(what, 2*4*n); err != nil {
 		return err
 	}
 	keys, values := make([]float32, n), make([]float32, n)
 	if kv.room > 0 {
-		old, now := kv.room*kv.kvDim, positions*kv.kvDim
+		old, now := kv.room*kv.width, positions*kv.width
 		for l := range kv.layers {
 			copy(keys[l*now:], kv.Keys[l*old:(l+1)*old])
 			copy(values[l*now:], kv.Values[l*old:(l+1)*old])
@@ -78,31 +108,55 @@ func (kv *KVCache) grow(positions int) error {
 	return nil
 }
 
-// Key returns the key slot of one layer at one position (below Capacity).
+// Key returns the words of the key slot of one layer at one position
+// (below Capacity): its kv_dim float32 numbers, or, in a cache of f16
+// numbers, kv_dim/2 words holding them.
 func (kv *KVCache) Key(layer, pos int) []float32 {
-	o := (layer*kv.room + pos) * kv.kvDim
-	return kv.Keys[o : o+kv.kvDim]
+	o := (layer*kv.room + pos) * kv.width
+	return kv.Keys[o : o+kv.width]
 }
 
-// Value returns the value slot of one layer at one position (below
-// Capacity).
+// Value returns the words of the value slot of one layer at one position
+// (below Capacity), as Key does.
 func (kv *KVCache) Value(layer, pos int) []float32 {
-	o := (layer*kv.room + pos) * kv.kvDim
-	return kv.Values[o : o+kv.kvDim]
+	o := (layer*kv.room + pos) * kv.width
+	return kv.Values[o : o+kv.width]
 }
 
 // Bytes is the memory the cache holds now.
 func (kv *KVCache) Bytes() int64 { return int64(len(kv.Keys)+len(kv.Values)) * 4 }
 
-// KVCacheBytes is the formula for the cache of positions tokens:
-// 2 (keys and values) × layers × kv_heads × head_size × positions × 4 bytes.
+// KVCacheBytes is the formula for a cache of float32 numbers for positions
+// tokens, as a llama2.c model's: 2 (keys and values) × layers × kv_heads ×
+// head_size × positions × 4 bytes. A GGUF model's cache holds f16 numbers,
+// half as much: Model.KVCacheBytes gives a model's own.
 func KVCacheBytes(c Config, positions int) int64 {
 	return 2 * int64(c.NLayers) * int64(c.NKVHeads) * int64(c.HeadSize()) * int64(positions) * 4
 }
 
-// Layer returns the keys and values of one layer for positions 0..n-1, each
-// laid out (position, kv_dim). n must be at most Capacity.
+// KVCacheBytes is the size of the model's KV cache for positions tokens:
+// the package's KVCacheBytes for a model of float32 arithmetic, half of it
+// for one whose cache holds f16 numbers (Arithmetic LlamaCpp).
+func (m *Model) KVCacheBytes(positions int) int64 {
+	n := KVCacheBytes(m.Config, positions)
+	if m.Matrices != nil && m.Matrices.Arithmetic == LlamaCpp {
+		n /= 2
+	}
+	return n
+}
+
+// Layer returns the words of the keys and values of one layer for
+// positions 0..n-1, each laid out (position, kv_dim) as Key says. n must
+// be at most Capacity.
 func (kv *KVCache) Layer(layer, n int) (keys, values []float32) {
-	o := layer * kv.room * kv.kvDim
-	return kv.Keys[o : o+n*kv.kvDim], kv.Values[o : o+n*kv.kvDim]
+	o := layer * kv.room * kv.width
+	return kv.Keys[o : o+n*kv.width], kv.Values[o : o+n*kv.width]
+}
+
+// halves views words as the f16 numbers they hold, two a word.
+func halves(words []float32) []uint16 {
+	if len(words) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint16)(unsafe.Pointer(&words[0])), 2*len(words))
 }

@@ -26,12 +26,17 @@ type Layer struct {
 
 // Matrices are a model's weights as the forward pass reads them: the token
 // embedding, the blocks, the final RMSNorm gain and the classifier (the
-// vocabulary projection), which may be the embedding matrix itself.
+// vocabulary projection), which may be the embedding matrix itself; and
+// the arithmetic of the forward pass between the products.
 type Matrices struct {
 	Embedding  *Matrix // (vocab, dim): row t is token t's embedding
 	Layers     []Layer
 	RMSFinal   []float32 // (dim)
 	Classifier *Matrix   // (vocab, dim)
+	// Arithmetic is how the pass rounds between the products: RunC
+	// (the zero value, llama2.c's float32) or LlamaCpp (a GGUF model's,
+	// with keys and values cached in f16).
+	Arithmetic Arithmetic
 }
 
 // validate reports the first matrix or gain whose shape does not fit c.
@@ -52,6 +57,9 @@ func (mats *Matrices) validate(c Config) error {
 		return nil
 	}
 	d, h, kv, v := c.Dim, c.HiddenDim, c.KVDim(), c.VocabSize
+	if mats.Arithmetic != RunC && mats.Arithmetic != LlamaCpp {
+		return fmt.Errorf("arithmetic %d is neither RunC (%d) nor LlamaCpp (%d)", mats.Arithmetic, RunC, LlamaCpp)
+	}
 	if len(mats.Layers) != c.NLayers {
 		return fmt.Errorf("%d layers of weights but the shape %v has %d", len(mats.Layers), c, c.NLayers)
 	}

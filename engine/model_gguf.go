@@ -25,7 +25,9 @@ const ggufMagic = "GGUF"
 // with is refused, naming what was found. The matrices of the types the
 // engine stores in a layout of its own (float32, Q8_0, Q4_0, Q4_1) are
 // copied; the others are read where they are, so f must stay open as long
-// as the model is used.
+// as the model is used. The model computes with llama.cpp's arithmetic
+// (Matrices.Arithmetic is LlamaCpp): its logits are those of llama.cpp's
+// CPU backend with its default settings.
 func ModelFromGGUF(f *gguf.File, name string) (*Model, error) {
 	return modelFromGGUF(f, name, false)
 }
@@ -49,7 +51,9 @@ func modelFromGGUF(f *gguf.File, name string, drop bool) (*Model, error) {
 	if err := checkMemory(what, ggufBytes(f)); err != nil {
 		return nil, err
 	}
-	mats := &Matrices{Layers: make([]Layer, c.NLayers)}
+	// The arithmetic between the products is llama.cpp's, as the products'
+	// own is (see Matrix.Prepare): the model gives llama.cpp's logits.
+	mats := &Matrices{Layers: make([]Layer, c.NLayers), Arithmetic: LlamaCpp}
 	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
 	if mats.Embedding, err = ggufMatrix(f, "token_embd.weight", c.VocabSize, d, drop); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tokenbytoken/course/engine/internal/ggml"
 	"github.com/tokenbytoken/course/engine/internal/quant"
 )
 
@@ -120,6 +121,9 @@ type batchBuffer struct {
 	vecs []tokenVecs
 	cls  quant.Vec
 	kv   []float32 // scratch keys and values for passes without a cache
+	// k and v are the keys and values of the pass before they are
+	// rounded into an f16 cache (LlamaCpp arithmetic), (n, kv_dim).
+	k, v []float32
 }
 
 // buffers returns scratch for n tokens at positions pos..pos+n-1, growing
@@ -133,8 +137,12 @@ func (s *State) buffers(n, pos int, logits bool) (*batchBuffer, error) {
 		if b != nil {
 			rows = max(rows, b.n)
 		}
-		floats := int64(rows)*int64(4*c.Dim+2*c.HiddenDim) + int64(att)
-		what := fmt.Sprintf("the activations of a batched pass over %d tokens (%d × (4 × %d dim + 2 × %d hidden) floats, and %d attention scores)", rows, rows, c.Dim, c.HiddenDim, att)
+		kv := 0 // keys and values of the pass, before the f16 cache
+		if s.arith == LlamaCpp {
+			kv = 2 * c.KVDim()
+		}
+		floats := int64(rows)*int64(4*c.Dim+2*c.HiddenDim+kv) + int64(att)
+		what := fmt.Sprintf("the activations of a batched pass over %d tokens (%d × (4 × %d dim + 2 × %d hidden + %d) floats, and %d attention scores)", rows, rows, c.Dim, c.HiddenDim, kv, att)
 		if err := checkMemory(what, 4*floats); err != nil {
 			return nil, err
 		}
@@ -142,6 +150,9 @@ func (s *State) buffers(n, pos int, logits bool) (*batchBuffer, error) {
 			n: rows, x: make([]float32, rows*c.Dim), xb: make([]float32, rows*c.Dim), xb2: make([]float32, rows*c.Dim),
 			q: make([]float32, rows*c.Dim), hb: make([]float32, rows*c.HiddenDim), hb2: make([]float32, rows*c.HiddenDim),
 			att: make([]float32, att),
+		}
+		if kv > 0 {
+			b.k, b.v = make([]float32, rows*c.KVDim()), make([]float32, rows*c.KVDim())
 		}
 		s.batch = b
 	}
@@ -167,7 +178,8 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 
 // batched runs n = len(tokens) tokens at positions pos..pos+n-1. layerKV
 // returns the key and value storage of layer l for positions 0..n-1, laid
-// out (position, kv_dim); the pass writes the new positions' keys and
+// out (position, kv_dim) as a KVCache's words (two f16 numbers a word in
+// llama.cpp's arithmetic); the pass writes the new positions' keys and
 // values there and attends over all of them. It stops with ctx's error when
 // ctx is done at any of the three checks of a layer.
 func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
@@ -202,7 +214,12 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			return err
 		}
 		keys, values := layerKV(l, pos+n)
+		// The pass's keys and values: straight into a float32 cache, or
+		// first in float32, then rounded into an f16 one.
 		k, v := keys[pos*kvDim:], values[pos*kvDim:]
+		if s.arith == LlamaCpp {
+			k, v = b.k, b.v
+		}
 		L := &w.Layers[l]
 
 		// Up to attention, every token is worked on by itself: the
@@ -210,7 +227,7 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		s.byTokens(n, n*dim*(dim+2*kvDim), func(part, i0, i1 int) {
 			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr := x[i0*dim:i1*dim], xb[i0*dim:i1*dim]
-			rmsnormRows(xbr, xr, L.RMSAtt, dim, eps)
+			s.rmsnormRows(xbr, xr, L.RMSAtt, dim, eps)
 			if prof != nil {
 				t = prof.tick(PartNorm, t, Cost{})
 			}
@@ -219,8 +236,13 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			matmulTokens(k[i0*kvDim:], L.Wk, m, tokensFor(L.Wk, xbr, m, &vs.q, &vs.k))
 			matmulTokens(v[i0*kvDim:], L.Wv, m, tokensFor(L.Wv, xbr, m, &vs.q, &vs.v))
 			for i := i0; i < i1; i++ {
-				s.rope.apply(q[i*dim:(i+1)*dim], pos+i)
-				s.rope.apply(k[i*kvDim:(i+1)*kvDim], pos+i)
+				s.rotate(q[i*dim:(i+1)*dim], pos+i)
+				s.rotate(k[i*kvDim:(i+1)*kvDim], pos+i)
+				if s.arith == LlamaCpp {
+					at := (pos + i) * kvDim / 2
+					storeHalf(keys[at:at+kvDim/2], k[i*kvDim:(i+1)*kvDim])
+					storeHalf(values[at:at+kvDim/2], v[i*kvDim:(i+1)*kvDim])
+				}
 			}
 		})
 		if err := ctx.Err(); err != nil {
@@ -228,13 +250,17 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		}
 		// Causal attention: position pos+i sees positions 0..pos+i.
 		// Positions are independent, so they are shared among the cores.
-		stride := c.NHeads * (pos + n)
-		parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
-			att := b.att[worker*stride : (worker+1)*stride]
-			for i := i0; i < i1; i++ {
-				attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i, 0, c.NHeads)
-			}
-		})
+		if s.arith == LlamaCpp {
+			s.attendBatchLlamaCpp(xb, q, halves(keys), halves(values), pos, n)
+		} else {
+			stride := c.NHeads * (pos + n)
+			parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
+				att := b.att[worker*stride : (worker+1)*stride]
+				for i := i0; i < i1; i++ {
+					attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i, 0, c.NHeads)
+				}
+			})
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -248,7 +274,7 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			if prof != nil {
 				t = prof.tick(PartAttention, t, Cost{})
 			}
-			rmsnormRows(xbr, xr, L.RMSFFN, dim, eps)
+			s.rmsnormRows(xbr, xr, L.RMSFFN, dim, eps)
 			if prof != nil {
 				t = prof.tick(PartNorm, t, Cost{})
 			}
@@ -256,7 +282,7 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 			L.W1.PrepareBatch(xbr, m, &vs.gate)
 			matmulTokens(hbr, L.W1, m, &vs.gate)
 			matmulTokens(hb2r, L.W3, m, tokensFor(L.W3, xbr, m, &vs.gate, &vs.up))
-			swiglu(hbr, hb2r)
+			s.swiglu(hbr, hb2r)
 			L.W2.PrepareBatch(hbr, m, &vs.down)
 			matmulTokens(xbr, L.W2, m, &vs.down)
 			add(xr, xbr)
@@ -269,7 +295,7 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 	outputs := 1
 	if all {
 		outputs = n
-		rmsnormRows(x, x, w.RMSFinal, dim, eps)
+		s.rmsnormRows(x, x, w.RMSFinal, dim, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
@@ -277,7 +303,7 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		copy(s.logits, b.logits[(n-1)*c.VocabSize:n*c.VocabSize])
 	} else {
 		last := x[(n-1)*dim : n*dim]
-		rmsnorm(last, last, w.RMSFinal, eps)
+		s.rmsnorm(last, last, w.RMSFinal, eps)
 		if prof != nil {
 			t = prof.tick(PartNorm, t, Cost{})
 		}
@@ -288,6 +314,72 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		prof.count(c, n, pos, outputs)
 	}
 	return nil
+}
+
+// rmsnormRows is rmsnorm in the model's arithmetic on every row of width
+// dim.
+func (s *State) rmsnormRows(out, x, weight []float32, dim int, eps float32) {
+	if s.arith == LlamaCpp {
+		rmsnormRowsLlamaCpp(out, x, weight, dim, eps)
+		return
+	}
+	rmsnormRows(out, x, weight, dim, eps)
+}
+
+// rotate applies the rotary embedding of position pos to vec, a run of
+// heads, in the model's arithmetic.
+func (s *State) rotate(vec []float32, pos int) {
+	if s.arith == LlamaCpp {
+		s.ropeCpp.apply(vec, pos, 0, len(vec))
+		return
+	}
+	s.rope.apply(vec, pos)
+}
+
+// swiglu is SwiGLU in the model's arithmetic.
+func (s *State) swiglu(gate, up []float32) {
+	if s.arith == LlamaCpp {
+		ggml.SwiGLU(gate, up)
+		return
+	}
+	swiglu(gate, up)
+}
+
+// attendBatchLlamaCpp is the attention of a batch of n tokens at positions
+// pos..pos+n-1 into xb, over keys and values in f16, as llama.cpp
+// computes it: the tokens in batches of ubatch, as llama.cpp decodes a
+// long prompt, each batch of TileRows tokens or more by tiles
+// (ggml.AttendTiled), a smaller one a token at a time (ggml.Attend), as a
+// decoding step. The heads, and the tiles' rows, are shared among the
+// cores.
+func (s *State) attendBatchLlamaCpp(xb, q []float32, keys, values []uint16, pos, n int) {
+	c := s.Model.Config
+	dim, hs, kvMul, kvDim := c.Dim, c.HeadSize(), c.KVMul(), c.KVDim()
+	scale := attentionScale(c)
+	for u0 := 0; u0 < n; u0 += ubatch {
+		u1 := min(u0+ubatch, n)
+		rows := u1 - u0
+		work := rows * (pos + u1) * dim
+		if rows < ggml.TileRows {
+			parallelFor(rows, work >= 1<<15, func(worker, i0, i1 int) {
+				for i := u0 + i0; i < u0+i1; i++ {
+					attendHeadsLlamaCpp(&s.flash[worker], xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, c, pos+i, 0, c.NHeads)
+				}
+			})
+			continue
+		}
+		// Work items: a head's rows in blocks of TileRows.
+		blocks := (rows + ggml.TileRows - 1) / ggml.TileRows
+		parallelFor(c.NHeads*blocks, work >= 1<<15, func(worker, j0, j1 int) {
+			for j := j0; j < j1; j++ {
+				h, r0 := j/blocks, u0+j%blocks*ggml.TileRows
+				r1 := min(r0+ggml.TileRows, u1)
+				kvOff := (h / kvMul) * hs
+				ggml.AttendTiled(xb[r0*dim+h*hs:], dim, q[r0*dim+h*hs:], dim, hs, r1-r0, pos+r0,
+					keys[kvOff:], values[kvOff:], kvDim, scale, &s.flash[worker])
+			}
+		})
+	}
 }
 
 // byTokens calls f(i0, i1) for runs of tokens i0..i1-1 that together

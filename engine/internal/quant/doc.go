@@ -12,8 +12,13 @@
 // matrix-vector product of a decoding step (MulVec) and the product with
 // many input rows at once of a prefill (MulBatch). For the quantized
 // types the input vector is first quantized to 8 bits per number too,
-// with a float32 scale per block (Prepare), so that the inner loop is a
-// dot product of small integers, which the processor does 32 at a time.
+// with a scale per block (Prepare), exactly as llama.cpp's CPU backend
+// quantizes it (rounding ties to even, scales of blocks of 32 rounded to
+// f16), so that the inner loop is a dot product of small integers, which
+// the processor does 32 at a time, and the products see the numbers
+// llama.cpp's see. The Q4_0, Q4_1 and Q8_0 products then sum them as
+// llama.cpp's AVX2 dot products do, in the same order, giving its bits
+// (see q32.go); the K-quants' products keep an order of their own.
 //
 // On amd64 the products are assembly kernels: with AVX2, FMA and F16C
 // (VPMADDUBSW and VPMADDWD for the integer dot products), and where the

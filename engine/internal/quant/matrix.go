@@ -124,13 +124,15 @@ func (m *Matrix) Dequantize(dst []float32) {
 func (m *Matrix) Bytes() int64 { return m.impl.bytes() }
 
 // Prepare makes v the input x (Cols numbers) of this matrix's products:
-// for the quantized types x is quantized to 8 bits a number, with a
-// float32 scale for every block of 32 (Q4_0, Q4_1, Q8_0) or 256
-// (K-quants) numbers; for F32, F16 and BF16 v keeps x itself, which must
-// then not change until the products are done. v's buffers are reused,
-// so Prepare allocates nothing once v has held an input as large. A
-// block with a NaN or an infinity makes every product with it NaN; one
-// whose numbers are all below 2⁻¹⁰⁰ in size counts as zeros.
+// for the quantized types x is quantized to 8 bits a number as llama.cpp
+// quantizes it, with a scale for every block of 32 (Q4_0, Q4_1, Q8_0: an
+// f16) or 256 (K-quants: a float32) numbers (see Vec); for F32, F16 and
+// BF16 v keeps x itself, which must then not change until the products
+// are done. v's buffers are reused, so Prepare allocates nothing once v
+// has held an input as large. A block with a NaN or an infinity makes
+// every product with it NaN; one whose numbers are all below 2⁻¹⁰⁰ in
+// size counts as zeros, as does, for blocks of 32, one whose scale is
+// below the smallest f16 (its largest magnitude below about 4·10⁻⁶).
 //
 // One Vec serves every matrix with the same Cols whose type prepares
 // inputs the same way (Prepared says which): the query, key and value

@@ -181,9 +181,15 @@ func exactProduct(w, x []float32) (sum, mag float64) {
 
 // quantError bounds how far the product with the quantized input can be
 // from the product with x: each number of a block moves by at most half
-// the block's scale, max|x|/127, and the dequantized weights are the
-// exact ones (d·q + m, say) rounded to float32.
-func quantError(w, x []float32, block int) float64 {
+// the block's scale, max|x|/127, plus what rounding that scale to f16
+// moves it (blocks of 32: half a unit in the last place of the f16, at
+// least 2⁻²⁵ where it is subnormal), and the dequantized weights are the
+// exact ones (d·q + m, say) rounded to float32. mins are a Q4_1 row's
+// minimums, one a block (nil for other types): each multiplies the
+// block's sum of x as llama.cpp's Q8_1 stores it, the scale times the sum
+// of the quants rounded to f16, which the f16 roundings of the scale and
+// of the sum move by at most 2·127·32 times the first.
+func quantError(w, x []float32, block int, mins []float32) float64 {
 	var e float64
 	for b := 0; b < len(x); b += block {
 		var amax, wsum, wx float64
@@ -192,9 +198,29 @@ func quantError(w, x []float32, block int) float64 {
 			wsum += math.Abs(float64(w[j]))
 			wx += math.Abs(float64(w[j]) * float64(x[j]))
 		}
-		e += amax/127*0.5*(1+1e-6)*wsum + 2*u*(wx+amax/127*wsum)
+		var ed float64 // how far the f16 scale can be from amax/127
+		if block == 32 {
+			ed = max(amax/127*0x1p-11, 0x1p-25)
+		}
+		e += (amax/127*0.5*(1+1e-6)+127*ed)*wsum + 2*u*(wx+amax/127*wsum)
+		if mins != nil {
+			e += math.Abs(float64(mins[b/block])) * 2 * 127 * 32 * ed
+		}
 	}
 	return e
+}
+
+// rowMins returns the minimums of a Q4_1 row as GGUF stores it, one a
+// block, or nil for other types.
+func rowMins(typ gguf.Type, row []byte) []float32 {
+	if typ != gguf.Q4_1 {
+		return nil
+	}
+	var mins []float32
+	for b := 0; b < len(row); b += typ.BlockBytes() {
+		mins = append(mins, f16At(row[b+2:]))
+	}
+	return mins
 }
 
 // TestMulVecMatchesReferences checks MulVec for every type and shape
@@ -237,7 +263,8 @@ func TestMulVecMatchesReferences(t *testing.T) {
 						if d := math.Abs(got - ref); !(d <= float64(terms+12)*u*refMag) {
 							t.Fatalf("row %d: %g, integer form in float64 %g (difference %g, size %g)", r, got, ref, d, refMag)
 						}
-						bound := quantError(w[r*cols:(r+1)*cols], x, v.block())
+						row := data[int64(r)*rowBytes : int64(r+1)*rowBytes]
+						bound := quantError(w[r*cols:(r+1)*cols], x, v.block(), rowMins(typ, row))
 						if d := math.Abs(ref - want); !(d <= bound) {
 							t.Fatalf("row %d: integer form %g, float64 product %g: difference %g, more than %g", r, ref, want, d, bound)
 						}
@@ -261,9 +288,7 @@ func (v *Vec) block() int {
 func inputBlock(v *Vec, t, b int) (q [32]int8, d, s float32) {
 	np := pairs(v.cols)
 	p, h := b/2, b%2
-	x := v.q[t*64*np+64*p+16*h:]
-	copy(q[:16], x[:16])
-	copy(q[16:], x[32:48])
+	copy(q[:], v.q[t*64*np+64*p+32*h:])
 	return q, v.d[t*8*np+8*p+4*h], v.s[t*8*np+8*p+4*h]
 }
 
@@ -545,7 +570,9 @@ func TestMulVecAccuracy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	const rows, cols = 64, 1536
 	for _, typ := range types {
-		m := mustMatrix(t, typ, rows, cols, randomWeights(rng, typ, rows, cols))
+		data := randomWeights(rng, typ, rows, cols)
+		m := mustMatrix(t, typ, rows, cols, data)
+		rowBytes, _ := typ.RowBytes(int64(cols))
 		w := make([]float32, rows*cols)
 		m.Dequantize(w)
 		x := randomInput(rng, cols)
@@ -560,7 +587,7 @@ func TestMulVecAccuracy(t *testing.T) {
 			d := math.Abs(float64(out[r]) - want)
 			bound := float64(cols+16) * u * mag
 			if v.kind != kindFloat {
-				bound += quantError(wr, x, v.block())
+				bound += quantError(wr, x, v.block(), rowMins(typ, data[int64(r)*rowBytes:int64(r+1)*rowBytes]))
 			}
 			if !(d <= bound) {
 				t.Errorf("%v row %d: %g, float64 %g: difference %g, more than %g", typ, r, out[r], want, d, bound)

@@ -1,6 +1,11 @@
 package quant
 
-import "github.com/tokenbytoken/course/engine/gguf"
+import (
+	"encoding/binary"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggml"
+)
 
 // Q4_0, Q4_1 and Q8_0 matrices, rearranged for their products.
 //
@@ -18,16 +23,29 @@ import "github.com/tokenbytoken/course/engine/gguf"
 //	             second (r + 4h for row r of block h)
 //	m   [8]f16   Q4_1 only: the minimums, in the same order
 //	row 0 to 3   the quants of the row's two blocks:
-//	             Q4_0, Q4_1: the first block's 16 bytes, then the
-//	             second's, as stored (32 bytes)
-//	             Q8_0: b0[0:16] b1[0:16] b0[16:32] b1[16:32] (64 bytes)
+//	             Q4_0, Q4_1: 32 bytes, byte k holding number k of the
+//	             first block in its low nibble and of the second in its
+//	             high nibble
+//	             Q8_0: the first block's 32 bytes, then the second's
 //
 // which takes exactly the bytes of the 8 blocks as stored. A group is
 // then one run through memory, and the scales of 4 rows and 2 blocks are
 // one vector load; in a 32-byte register, the low nibbles of a 4-bit
-// row's pair are numbers 0–15 of both blocks and the high ones numbers
-// 16–31, the way the input's quants are laid out (Vec), so two integer
-// dot products give 8 sums, 4 per block, in the order of the scales.
+// row's pair are the first block's numbers in order and the high ones
+// the second's, as the input's quants are laid out (Vec).
+//
+// The products compute exactly what llama.cpp's AVX2 dot products compute
+// (ggml_vec_dot_q4_1_q8_1, ggml_vec_dot_q4_0_q8_0, ggml_vec_dot_q8_0_q8_0),
+// which it multiplies Q4_1 and Q8_0 weights with on x86-64, so that a
+// model's logits are llama.cpp's to the last bit (Q4_0 weights it repacks
+// for other kernels on processors with AVX2, whose sums go in another
+// order): for each block, the 8 integer sums of 4
+// consecutive numbers' products, each converted to float32 and added to
+// its own accumulator by a fused multiply-add with the product of the two
+// scales, d_w·d_x, rounded; at the end of the row, the 8 accumulators a
+// added as ((a0+a4)+(a2+a6))+((a1+a5)+(a3+a7)); for Q4_1, plus the
+// minimums times the input's scaled sums, m·s, summed block after block
+// by fused multiply-adds.
 
 // q32Matrix is a Q4_0, Q4_1 or Q8_0 matrix in the layout above.
 type q32Matrix struct {
@@ -50,61 +68,90 @@ func newQ32(t gguf.Type, rows, cols int, data []byte) *q32Matrix {
 		quantBytes = 32
 	}
 	m.pairBytes = m.scaleBytes + 4*2*quantBytes
-	m.w = make([]byte, m.groups*m.pairs*m.pairBytes)
+	// The kernels read the scales of the pair after the one at hand,
+	// so there is room for one more pair after the last (zeros).
+	m.w = make([]byte, (m.groups*m.pairs+1)*m.pairBytes)
 	bb := t.BlockBytes()
 	rowBytes := cols / 32 * bb
+	nb := cols / 32
+	var zero [34]byte
 	for r := range rows {
-		for b := range cols / 32 {
-			m.putBlock(r, b, data[r*rowBytes+b*bb:(r+1)*rowBytes])
+		row := data[r*rowBytes : (r+1)*rowBytes]
+		for b := 0; b < nb; b += 2 {
+			second := zero[:bb]
+			if b+1 < nb {
+				second = row[(b+1)*bb : (b+2)*bb]
+			}
+			m.putPair(r, b/2, row[b*bb:(b+1)*bb], second)
 		}
 	}
 	return m
 }
 
+// putPair stores the blocks 2p and 2p+1 of row r, b0 and b1, given as
+// GGUF stores them. The 4-bit quants of the two blocks go into one byte
+// each: byte k of the row's 32 holds number k of b0 in its low nibble
+// and of b1 in its high one, 8 bytes at a time.
+func (m *q32Matrix) putPair(r, p int, b0, b1 []byte) {
+	for h, blk := range [2][]byte{b0, b1} {
+		d, mn, _, _ := m.offsets(r, 2*p+h)
+		copy(m.w[d:d+2], blk[0:2])
+		if m.typ == gguf.Q4_1 {
+			copy(m.w[mn:mn+2], blk[2:4])
+		}
+	}
+	_, _, q, _ := m.offsets(r, 2*p)
+	switch m.typ {
+	case gguf.Q4_0, gguf.Q4_1:
+		off := 2
+		if m.typ == gguf.Q4_1 {
+			off = 4
+		}
+		q0, q1 := b0[off:off+16], b1[off:off+16]
+		const lo = 0x0f0f0f0f0f0f0f0f
+		for k := 0; k < 16; k += 8 {
+			a, b := binary.LittleEndian.Uint64(q0[k:]), binary.LittleEndian.Uint64(q1[k:])
+			binary.LittleEndian.PutUint64(m.w[q+k:], a&lo|b<<4&^lo)    // numbers k..k+7
+			binary.LittleEndian.PutUint64(m.w[q+16+k:], a>>4&lo|b&^lo) // numbers 16+k..
+		}
+	case gguf.Q8_0:
+		copy(m.w[q:q+32], b0[2:34])
+		copy(m.w[q+32:q+64], b1[2:34])
+	}
+}
+
 // offsets returns where block b of row r is: its scale, its minimum
-// (Q4_1) and its quants, which are 16 bytes at q, and for Q8_0 16 more at
-// q+32.
-func (m *q32Matrix) offsets(r, b int) (d, mn, q int) {
+// (Q4_1), and its row's 32 (Q4_0, Q4_1) or 64 (Q8_0) bytes of quants in
+// the pair, with h which of the pair's two blocks it is.
+func (m *q32Matrix) offsets(r, b int) (d, mn, q, h int) {
 	g, i := r/4, r%4
 	p, h := b/2, b%2
 	base := (g*m.pairs + p) * m.pairBytes
 	d = base + 2*(4*h+i)
-	mn = d + 16
 	if m.typ == gguf.Q8_0 {
-		return d, -1, base + m.scaleBytes + 64*i + 16*h
+		return d, -1, base + m.scaleBytes + 64*i, h
 	}
-	return d, mn, base + m.scaleBytes + 32*i + 16*h
-}
-
-// putBlock stores block b of row r, given as GGUF stores it.
-func (m *q32Matrix) putBlock(r, b int, blk []byte) {
-	d, mn, q := m.offsets(r, b)
-	copy(m.w[d:d+2], blk[0:2])
-	switch m.typ {
-	case gguf.Q4_0:
-		copy(m.w[q:q+16], blk[2:18])
-	case gguf.Q4_1:
-		copy(m.w[mn:mn+2], blk[2:4])
-		copy(m.w[q:q+16], blk[4:20])
-	case gguf.Q8_0:
-		copy(m.w[q:q+16], blk[2:18])
-		copy(m.w[q+32:q+48], blk[18:34])
-	}
+	return d, d + 16, base + m.scaleBytes + 32*i, h
 }
 
 // getBlock sets blk to block b of row r as GGUF stores it.
 func (m *q32Matrix) getBlock(r, b int, blk []byte) {
-	d, mn, q := m.offsets(r, b)
+	d, mn, q, h := m.offsets(r, b)
 	copy(blk[0:2], m.w[d:d+2])
 	switch m.typ {
-	case gguf.Q4_0:
-		copy(blk[2:18], m.w[q:q+16])
-	case gguf.Q4_1:
-		copy(blk[2:4], m.w[mn:mn+2])
-		copy(blk[4:20], m.w[q:q+16])
+	case gguf.Q4_0, gguf.Q4_1:
+		qs := blk[2:18]
+		if m.typ == gguf.Q4_1 {
+			copy(blk[2:4], m.w[mn:mn+2])
+			qs = blk[4:20]
+		}
+		clear(qs)
+		for k := range 32 {
+			code := m.w[q+k] >> (4 * uint(h)) & 0xf
+			qs[k%16] |= code << (4 * uint(k/16))
+		}
 	case gguf.Q8_0:
-		copy(blk[2:18], m.w[q:q+16])
-		copy(blk[18:34], m.w[q+32:q+48])
+		copy(blk[2:34], m.w[q+32*h:q+32*h+32])
 	}
 }
 
@@ -124,7 +171,8 @@ func (m *q32Matrix) row(i int, dst []float32) {
 	}
 }
 
-func (m *q32Matrix) bytes() int64 { return int64(len(m.w)) }
+// bytes leaves out the room after the last pair (see newQ32).
+func (m *q32Matrix) bytes() int64 { return int64(m.groups * m.pairs * m.pairBytes) }
 
 func (m *q32Matrix) kind() vecKind { return kindQ8x32 }
 
@@ -185,7 +233,7 @@ func (m *q32Matrix) groupRun(v *Vec, t, g, n int, dst []float32) {
 		}
 		return
 	}
-	w, x, d, s, sum, o := &m.w[g*np*m.pairBytes], &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np], &dst[0]
+	w, x, d, s, sum, o := &m.w[g*np*m.pairBytes], &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*16*np], &dst[0]
 	switch {
 	case m.typ == gguf.Q4_0 && useVNNI:
 		q40VecVNNI(n, np, w, x, d, s, sum, o)
@@ -207,7 +255,7 @@ func (m *q32Matrix) groupRun(v *Vec, t, g, n int, dst []float32) {
 // (q32batch_amd64.s), which have the registers to hold 16 sums.
 func (m *q32Matrix) mulFour(out []float32, v *Vec, t, r0, r1 int) {
 	np := m.pairs
-	x, d, s, sum := &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*8*np]
+	x, d, s, sum := &v.q[t*64*np], &v.d[t*8*np], &v.s[t*8*np], &v.sum[t*16*np]
 	run := func(g, n int, o *float32, ldo int) {
 		w := &m.w[g*np*m.pairBytes]
 		switch m.typ {
@@ -237,49 +285,48 @@ func (m *q32Matrix) mulFour(out []float32, v *Vec, t, r0, r1 int) {
 }
 
 // groupGo sets sums to the products of the 4 rows of group g with input t
-// of v, in plain Go: for each block, the integer dot product of the
-// weights' and the input's quants, times the two scales, summed in
-// float32, and for Q4_1 the minimum times the input's sum.
+// of v, in plain Go, with llama.cpp's operations (see above).
 func (m *q32Matrix) groupGo(g int, v *Vec, t int, sums *[4]float32) {
 	np := m.pairs
-	q, d, s, sum := v.q[t*64*np:(t+1)*64*np], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*8*np:]
-	var acc, accMin [4]float32
+	q, d, s := v.q[t*64*np:(t+1)*64*np], v.d[t*8*np:], v.s[t*8*np:]
+	var acc [4][8]float32
+	var mins [4]float32
 	for p := range np {
 		pair := m.w[(g*np+p)*m.pairBytes : (g*np+p+1)*m.pairBytes]
 		quants := pair[m.scaleBytes:]
 		for h := range 2 {
-			x := q[64*p+16*h:] // numbers 0–15 at x[0:16], 16–31 at x[32:48]
-			dx := d[8*p+4*h]   // the input block's scale
-			sx := s[8*p+4*h]   // its scale times the sum of its quants
-			var xsum int32     // the sum of its quants
-			for _, l := range sum[8*p+4*h : 8*p+4*h+4] {
-				xsum += l
-			}
+			x := q[64*p+32*h : 64*p+32*h+32] // the input block's quants
+			dx := d[8*p+4*h]                 // its scale
+			sx := s[8*p+4*h]                 // its scale times the sum of its quants
 			for i := range 4 {
-				dw := f16At(pair[2*(4*h+i):])
-				var dot int32
-				switch m.typ {
-				case gguf.Q4_0, gguf.Q4_1:
-					w := quants[32*i+16*h : 32*i+16*h+16]
-					for j, c := range w {
-						dot += int32(c&0xf)*int32(x[j]) + int32(c>>4)*int32(x[32+j])
-					}
-					if m.typ == gguf.Q4_0 {
-						dot -= 8 * xsum // the quants stand for q − 8
-					} else {
-						accMin[i] += f16At(pair[16+2*(4*h+i):]) * sx
-					}
-				case gguf.Q8_0:
-					w := quants[64*i+16*h:]
-					for j := range 16 {
-						dot += int32(int8(w[j]))*int32(x[j]) + int32(int8(w[32+j]))*int32(x[32+j])
-					}
+				scale := f16At(pair[2*(4*h+i):]) * dx
+				if m.typ == gguf.Q4_1 {
+					mins[i] = ggml.FMA32(f16At(pair[16+2*(4*h+i):]), sx, mins[i])
 				}
-				acc[i] += dw * dx * float32(dot)
+				for j := range 8 {
+					var dot int32
+					for k := 4 * j; k < 4*j+4; k++ {
+						var w int32
+						switch m.typ {
+						case gguf.Q4_0:
+							w = int32(quants[32*i+k]>>(4*uint(h))&0xf) - 8
+						case gguf.Q4_1:
+							w = int32(quants[32*i+k] >> (4 * uint(h)) & 0xf)
+						case gguf.Q8_0:
+							w = int32(int8(quants[64*i+32*h+k]))
+						}
+						dot += w * int32(x[k])
+					}
+					acc[i][j] = ggml.FMA32(scale, float32(dot), acc[i][j])
+				}
 			}
 		}
 	}
 	for i := range 4 {
-		sums[i] = acc[i] + accMin[i]
+		a := &acc[i]
+		sums[i] = ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
+		if m.typ == gguf.Q4_1 {
+			sums[i] += mins[i]
+		}
 	}
 }

@@ -1,26 +1,32 @@
 #include "textflag.h"
 
 // The products of Q4_0, Q4_1 and Q8_0 matrices with one input, a group of
-// 4 rows at a time, in the layout of q32.go: for each pair of blocks,
-// the 8 scales of the group (4 rows × 2 blocks) are one VCVTPH2PS; times
-// the input's scales they are S, with row i's two in lanes i and 4+i, and
-// VPERMILPS spreads them over the lanes of the row's integer sums, whose
-// low half is the first block and high half the second. Each row is
-// summed the same way whatever the other three are:
+// 4 rows at a time, in the layout of q32.go, with the operations of
+// llama.cpp's AVX2 dot products (ggml_vec_dot_q4_1_q8_1 and the like):
+// for each block, 8 integer sums of 4 consecutive numbers' products (one
+// VPDPBUSD, or VPMADDUBSW and VPMADDWD), converted to float32 and fused
+// into the row's 8 accumulators with the product of the scales; at the
+// end of the row
 //
-//	acc (8 lanes) += S_row · float(the 8 integer sums), pair by pair
-//	sum = ((acc0+acc1)+(acc2+acc3)) + ((acc4+acc5)+(acc6+acc7)) + min terms
+//	sum = ((a0+a4)+(a2+a6)) + ((a1+a5)+(a3+a7))  (+ the min terms, Q4_1)
+//
+// the min terms summed block after block by fused multiply-adds. The
+// products of the scales of the pair's 4 rows and 2 blocks with the
+// input's (one VCVTPH2PS and one VMULPS) go to the stack, where each is
+// broadcast in turn; they are computed a pair ahead, into the other of two
+// slots, so that they are not read back while the store is still on its
+// way (q32.go leaves room for the pair after the last).
 //
 // All of them take
 //
 //	func(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
 //
 // with w the first group's weights (groups follow each other), x, d, s
-// and sum the input's quants, scales, scaled sums and lane sums (Vec),
-// and out the 4·groups results. The VNNI ones need AVX-512 VNNI and VL,
-// the others AVX2, FMA and F16C; for the same arguments both give the
-// same bits, since the integer sums are exact and the float operations
-// the same.
+// and sum the input's quants, scales, scaled sums and sums of 4 quants
+// (Vec), and out the 4·groups results. The VNNI ones need AVX-512 VNNI
+// and VL, the others AVX2, FMA and F16C; for the same arguments both give
+// the same bits, since the integer sums are exact and the float
+// operations the same.
 
 // AHEAD is how far ahead of the pair at hand the kernels ask for the
 // weights. The processor's own prefetching follows a stream of reads
@@ -46,82 +52,117 @@
 	MOVQ w+16(FP), SI;     \
 	MOVQ out+56(FP), DI
 
+// START_GROUP zeroes the sums, points at the input's first pair and
+// puts the first pair's products of scales in the slot at R12.
 #define START_GROUP \
-	VXORPS Y0, Y0, Y0; \
-	VXORPS Y1, Y1, Y1; \
-	VXORPS Y2, Y2, Y2; \
-	VXORPS Y3, Y3, Y3; \
-	VXORPS Y4, Y4, Y4; \
-	MOVQ   x+24(FP), R8; \
-	MOVQ   d+32(FP), R9;  \
-	MOVQ   s+40(FP), R10; \
-	MOVQ   sum+48(FP), R11; \
-	MOVQ   BX, DX
-
-// END_GROUP adds up each row's 8 lanes (and the min terms of Y4, row i's
-// in lanes i and 4+i), stores the 4 sums and moves on.
-#define END_GROUP \
-	VHADDPS      Y1, Y0, Y0; \
-	VHADDPS      Y3, Y2, Y2; \
-	VHADDPS      Y2, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	VADDPS       X1, X0, X0; \
-	VEXTRACTF128 $1, Y4, X5; \
-	VADDPS       X5, X4, X4; \
-	VADDPS       X4, X0, X0; \
-	VMOVUPS      X0, (DI);   \
-	ADDQ         $16, DI
-
-// PAIR_SCALES sets Y5 to the pair's scales S, and loads the input's
-// quants: Y7 numbers 0–15 of both blocks, Y8 numbers 16–31.
-#define PAIR_SCALES \
+	VXORPS    Y0, Y0, Y0;   \
+	VXORPS    Y1, Y1, Y1;   \
+	VXORPS    Y2, Y2, Y2;   \
+	VXORPS    Y3, Y3, Y3;   \
+	VXORPS    Y4, Y4, Y4;   \
+	MOVQ      x+24(FP), R8; \
+	MOVQ      d+32(FP), R9;  \
+	MOVQ      s+40(FP), R10; \
+	MOVQ      sum+48(FP), R11; \
+	MOVQ      BX, DX;        \
+	LEAQ      (SP), R12;     \
+	LEAQ      32(SP), R13;   \
 	VCVTPH2PS (SI), Y5;      \
 	VMULPS    (R9), Y5, Y5;  \
-	VMOVDQU   (R8), Y7;      \
+	VMOVUPS   Y5, (R12)
+
+// HSUM sets x, the low half of acc, to [(a0+a4)+(a2+a6), (a1+a5)+(a3+a7),
+// …] for acc's lanes a.
+#define HSUM(acc, x) \
+	VEXTRACTF128 $1, acc, X9; \
+	VADDPS       X9, x, x;    \
+	VMOVHLPS     x, x, X9;    \
+	VADDPS       X9, x, x
+
+// END_GROUP adds up each row's 8 lanes, stores the 4 sums and moves on;
+// END_GROUP_MINS adds the min terms of X4 (rows in lanes 0–3) first.
+#define END_GROUP END_SUMS(NOP)
+#define END_GROUP_MINS END_SUMS(ADD_MINS)
+#define ADD_MINS VADDPS X4, X9, X9
+
+#define END_SUMS(mins) \
+	HSUM(Y0, X0);            \
+	HSUM(Y1, X1);            \
+	HSUM(Y2, X2);            \
+	HSUM(Y3, X3);            \
+	VUNPCKLPS X1, X0, X0;    \
+	VUNPCKLPS X3, X2, X2;    \
+	VMOVLHPS  X2, X0, X9;    \
+	VMOVHLPS  X0, X2, X10;   \
+	VADDPS    X10, X9, X9;   \
+	mins;                    \
+	VMOVUPS   X9, (DI);      \
+	ADDQ      $16, DI
+
+// PAIR_SCALES puts the next pair's 8 products of scales S in the slot at
+// R13 (the pair's own are in the slot at R12, row r of block h at 4(r +
+// 4h)), and loads the input's quants: Y7 the first block's, Y8 the
+// second's.
+#define PAIR_SCALES(bytes) \
+	VCVTPH2PS bytes(SI), Y5;  \
+	VMULPS    32(R9), Y5, Y5; \
+	VMOVUPS   Y5, (R13);      \
+	VMOVDQU   (R8), Y7;       \
 	VMOVDQU   32(R8), Y8
 
-// BIAS sets Y13 to −2^k times the input's lane sums: the integer sums
-// start there, for weights stored with an offset of 2^k.
-#define BIAS(k) \
-	VMOVDQU (R11), Y13;         \
-	VPSLLD  $k, Y13, Y13;       \
-	VPXOR   Y12, Y12, Y12;      \
-	VPSUBD  Y13, Y12, Y13
+// BIASES sets Y13 and Y6 to −2^k times the input's sums of 4 quants of
+// the first and the second block: the integer sums start there, for
+// weights stored with an offset of 2^k.
+#define BIASES(k) \
+	VPXOR   Y12, Y12, Y12; \
+	VMOVDQU (R11), Y13;    \
+	VPSLLD  $k, Y13, Y13;  \
+	VPSUBD  Y13, Y12, Y13; \
+	VMOVDQU 32(R11), Y6;   \
+	VPSLLD  $k, Y6, Y6;    \
+	VPSUBD  Y6, Y12, Y6
 
 #define NEXT_PAIR(bytes) \
-	ADDQ $bytes, SI; \
-	ADDQ $64, R8;    \
-	ADDQ $32, R9;    \
-	ADDQ $32, R10;   \
-	ADDQ $32, R11;   \
-	DECQ DX
+	ADDQ  $bytes, SI; \
+	ADDQ  $64, R8;    \
+	ADDQ  $32, R9;    \
+	ADDQ  $32, R10;   \
+	ADDQ  $64, R11;   \
+	XCHGQ R12, R13;   \
+	DECQ  DX
 
-// SCALE_ADD adds row i's integer sums in Y11, scaled, to its accumulator.
-#define SCALE_ADD(imm, acc) \
-	VCVTDQ2PS   Y11, Y11;        \
-	VPERMILPS   $imm, Y5, Y12;   \
-	VFMADD231PS Y12, Y11, acc
+// SCALE_ADD adds row i's integer sums of the first block (Y11) and of the
+// second (Y12), scaled, to its accumulator, in that order.
+#define SCALE_ADD(i, acc) \
+	VCVTDQ2PS    Y11, Y11;       \
+	VCVTDQ2PS    Y12, Y12;       \
+	VBROADCASTSS 4*i(R12), Y5;   \
+	VFMADD231PS  Y5, Y11, acc;   \
+	VBROADCASTSS 16+4*i(R12), Y5; \
+	VFMADD231PS  Y5, Y12, acc
 
-// NIBBLES sets Y9 and Y10 to the low and high nibbles of 32 bytes at off.
+// NIBBLES sets Y9 and Y10 to the low and high nibbles of 32 bytes at off:
+// the two blocks' 4-bit quants, in order.
 #define NIBBLES(off) \
 	VMOVDQU off(SI), Y9;   \
 	VPSRLW  $4, Y9, Y10;   \
 	VPAND   Y15, Y9, Y9;   \
 	VPAND   Y15, Y10, Y10
 
-// Integer sums of unsigned Y9, Y10 with signed Y7, Y8, added to Y11:
-// with VNNI, or with AVX2 (Y14 holds 16-bit ones; the 16-bit sums cannot
-// overflow when the unsigned bytes are below 128).
+// Integer sums of 4 unsigned Y9 (Y10) with signed Y7 (Y8), added to Y11
+// (Y12): with VNNI, or with AVX2 (Y14 holds 16-bit ones; the 16-bit sums
+// cannot overflow when the unsigned bytes are below 128).
 #define DOT_VNNI \
 	VPDPBUSD Y7, Y9, Y11; \
-	VPDPBUSD Y8, Y10, Y11
+	VPDPBUSD Y8, Y10, Y12
 
 #define DOT_AVX2 \
 	VPMADDUBSW Y7, Y9, Y9;    \
 	VPMADDUBSW Y8, Y10, Y10;  \
-	VPADDW     Y10, Y9, Y9;   \
 	VPMADDWD   Y14, Y9, Y9;   \
-	VPADDD     Y9, Y11, Y11
+	VPMADDWD   Y14, Y10, Y10; \
+	VPADDD     Y9, Y11, Y11;  \
+	VPADDD     Y10, Y12, Y12
 
 #define NIBBLE_MASK \
 	MOVQ         $0x0f0f0f0f0f0f0f0f, AX; \
@@ -134,44 +175,48 @@
 	VPBROADCASTQ X14, Y14
 
 // Q4_1: the integer sums start at 0; the minimums times the input's
-// scaled sums go to Y4.
-#define Q41_ROW(dot, i, imm, acc) \
-	NIBBLES(32+32*i);         \
-	VPXOR  Y11, Y11, Y11;     \
-	dot;                      \
-	SCALE_ADD(imm, acc)
+// scaled sums go to X4, the first block's then the second's.
+#define Q41_ROW(dot, i, acc) \
+	NIBBLES(32+32*i);     \
+	VPXOR Y11, Y11, Y11;  \
+	VPXOR Y12, Y12, Y12;  \
+	dot;                  \
+	SCALE_ADD(i, acc)
 
 #define Q41_PAIR(dot) \
-	PREFETCH3;                       \
-	PAIR_SCALES;                     \
-	VCVTPH2PS   16(SI), Y6;          \
-	VFMADD231PS (R10), Y6, Y4;       \
-	Q41_ROW(dot, 0, 0x00, Y0);       \
-	Q41_ROW(dot, 1, 0x55, Y1);       \
-	Q41_ROW(dot, 2, 0xaa, Y2);       \
-	Q41_ROW(dot, 3, 0xff, Y3);       \
+	PREFETCH3;                   \
+	PAIR_SCALES(160);            \
+	VCVTPH2PS    16(SI), Y6;     \
+	VFMADD231PS  (R10), X6, X4;  \
+	VEXTRACTF128 $1, Y6, X6;     \
+	VFMADD231PS  16(R10), X6, X4; \
+	Q41_ROW(dot, 0, Y0);         \
+	Q41_ROW(dot, 1, Y1);         \
+	Q41_ROW(dot, 2, Y2);         \
+	Q41_ROW(dot, 3, Y3);         \
 	NEXT_PAIR(160)
 
 // Q4_0: the quants stand for q − 8, so the integer sums start at −8
-// times the input's lane sums.
-#define Q40_ROW(dot, i, imm, acc) \
-	NIBBLES(16+32*i);         \
-	VMOVDQA Y13, Y11;         \
-	dot;                      \
-	SCALE_ADD(imm, acc)
+// times the input's sums of 4 quants.
+#define Q40_ROW(dot, i, acc) \
+	NIBBLES(16+32*i);     \
+	VMOVDQA Y13, Y11;     \
+	VMOVDQA Y6, Y12;      \
+	dot;                  \
+	SCALE_ADD(i, acc)
 
 #define Q40_PAIR(dot) \
-	PREFETCH3;                       \
-	PAIR_SCALES;                     \
-	BIAS(3);                         \
-	Q40_ROW(dot, 0, 0x00, Y0);       \
-	Q40_ROW(dot, 1, 0x55, Y1);       \
-	Q40_ROW(dot, 2, 0xaa, Y2);       \
-	Q40_ROW(dot, 3, 0xff, Y3);       \
+	PREFETCH3;           \
+	PAIR_SCALES(144);    \
+	BIASES(3);           \
+	Q40_ROW(dot, 0, Y0); \
+	Q40_ROW(dot, 1, Y1); \
+	Q40_ROW(dot, 2, Y2); \
+	Q40_ROW(dot, 3, Y3); \
 	NEXT_PAIR(144)
 
 // func q41VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q41VecVNNI(SB), NOSPLIT, $0-64
+TEXT ·q41VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 
@@ -181,14 +226,14 @@ q41vnni_group:
 q41vnni_pair:
 	Q41_PAIR(DOT_VNNI)
 	JNZ q41vnni_pair
-	END_GROUP
+	END_GROUP_MINS
 	DECQ CX
 	JNZ  q41vnni_group
 	VZEROUPPER
 	RET
 
 // func q41VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q41VecAVX2(SB), NOSPLIT, $0-64
+TEXT ·q41VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 	WORD_ONES
@@ -199,14 +244,14 @@ q41avx2_group:
 q41avx2_pair:
 	Q41_PAIR(DOT_AVX2)
 	JNZ q41avx2_pair
-	END_GROUP
+	END_GROUP_MINS
 	DECQ CX
 	JNZ  q41avx2_group
 	VZEROUPPER
 	RET
 
 // func q40VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q40VecVNNI(SB), NOSPLIT, $0-64
+TEXT ·q40VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 
@@ -223,7 +268,7 @@ q40vnni_pair:
 	RET
 
 // func q40VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q40VecAVX2(SB), NOSPLIT, $0-64
+TEXT ·q40VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	NIBBLE_MASK
 	WORD_ONES
@@ -242,16 +287,17 @@ q40avx2_pair:
 
 // Q8_0 with VNNI: the signed weights are made unsigned by adding 128
 // (flipping their top bit, Y15), so the integer sums start at −128 times
-// the input's lane sums.
-#define Q80_ROW_VNNI(i, imm, acc) \
-	VPXOR    16+64*i(SI), Y15, Y9;  \
-	VPXOR    48+64*i(SI), Y15, Y10; \
-	VMOVDQA  Y13, Y11;              \
-	DOT_VNNI;                       \
-	SCALE_ADD(imm, acc)
+// the input's sums of 4 quants.
+#define Q80_ROW_VNNI(i, acc) \
+	VPXOR   16+64*i(SI), Y15, Y9;  \
+	VPXOR   48+64*i(SI), Y15, Y10; \
+	VMOVDQA Y13, Y11;              \
+	VMOVDQA Y6, Y12;               \
+	DOT_VNNI;                      \
+	SCALE_ADD(i, acc)
 
 // func q80VecVNNI(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q80VecVNNI(SB), NOSPLIT, $0-64
+TEXT ·q80VecVNNI(SB), NOSPLIT, $64-64
 	ARGS
 	MOVQ         $0x8080808080808080, AX
 	MOVQ         AX, X15
@@ -262,12 +308,12 @@ q80vnni_group:
 
 q80vnni_pair:
 	PREFETCH5
-	PAIR_SCALES
-	BIAS(7)
-	Q80_ROW_VNNI(0, 0x00, Y0)
-	Q80_ROW_VNNI(1, 0x55, Y1)
-	Q80_ROW_VNNI(2, 0xaa, Y2)
-	Q80_ROW_VNNI(3, 0xff, Y3)
+	PAIR_SCALES(272)
+	BIASES(7)
+	Q80_ROW_VNNI(0, Y0)
+	Q80_ROW_VNNI(1, Y1)
+	Q80_ROW_VNNI(2, Y2)
+	Q80_ROW_VNNI(3, Y3)
 	NEXT_PAIR(272)
 	JNZ q80vnni_pair
 	END_GROUP
@@ -277,22 +323,21 @@ q80vnni_pair:
 	RET
 
 // Q8_0 with AVX2: |w| times x with w's sign; each product's 16-bit pair
-// sums are below 2^15 (the input's quants are at most 127 in size), but
-// two of them added might not be, so each is widened first.
+// sums are below 2^15 (the input's quants are at most 127 in size, the
+// weights' at most 128).
 #define Q80_HALF_AVX2(off, xs, dst) \
-	VPSIGNB    off(SI), xs, Y12;  \
+	VPSIGNB    off(SI), xs, Y9;   \
 	VPABSB     off(SI), dst;      \
-	VPMADDUBSW Y12, dst, dst;     \
+	VPMADDUBSW Y9, dst, dst;      \
 	VPMADDWD   Y14, dst, dst
 
-#define Q80_ROW_AVX2(i, imm, acc) \
-	Q80_HALF_AVX2(16+64*i, Y7, Y9);  \
-	Q80_HALF_AVX2(48+64*i, Y8, Y10); \
-	VPADDD Y10, Y9, Y11;             \
-	SCALE_ADD(imm, acc)
+#define Q80_ROW_AVX2(i, acc) \
+	Q80_HALF_AVX2(16+64*i, Y7, Y11); \
+	Q80_HALF_AVX2(48+64*i, Y8, Y12); \
+	SCALE_ADD(i, acc)
 
 // func q80VecAVX2(groups, pairs int, w *byte, x *int8, d, s *float32, sum *int32, out *float32)
-TEXT ·q80VecAVX2(SB), NOSPLIT, $0-64
+TEXT ·q80VecAVX2(SB), NOSPLIT, $64-64
 	ARGS
 	WORD_ONES
 
@@ -301,11 +346,11 @@ q80avx2_group:
 
 q80avx2_pair:
 	PREFETCH5
-	PAIR_SCALES
-	Q80_ROW_AVX2(0, 0x00, Y0)
-	Q80_ROW_AVX2(1, 0x55, Y1)
-	Q80_ROW_AVX2(2, 0xaa, Y2)
-	Q80_ROW_AVX2(3, 0xff, Y3)
+	PAIR_SCALES(272)
+	Q80_ROW_AVX2(0, Y0)
+	Q80_ROW_AVX2(1, Y1)
+	Q80_ROW_AVX2(2, Y2)
+	Q80_ROW_AVX2(3, Y3)
 	NEXT_PAIR(272)
 	JNZ q80avx2_pair
 	END_GROUP

@@ -1,18 +1,22 @@
 package quant
 
-import "math"
+import (
+	"math"
+
+	half "github.com/tokenbytoken/course/engine/internal/f16"
+)
 
 // Vec is one or more input vectors prepared for a matrix's products
 // (Matrix.Prepare, Matrix.PrepareBatch). For the quantized types the
-// inputs are quantized to 8 bits, as llama.cpp does, so that the inner
-// loop multiplies small integers: Q4_0, Q4_1 and Q8_0 matrices take
-// inputs in blocks of 32 with a scale each and the sums of their quants
-// (llama.cpp's Q8_0 and Q8_1), the K-quants blocks of 256 with the sums
-// of every 16 (llama.cpp's Q8_K). The scales are kept as float32, where
-// llama.cpp rounds some to f16. The zero Vec is ready to use; its
-// buffers grow to the largest input it has held and are reused. Prepare
-// writes a Vec; the products only read it, so goroutines that share a
-// product share its Vec.
+// inputs are quantized to 8 bits exactly as llama.cpp's CPU backend
+// quantizes them, so that the products see the numbers llama.cpp's do:
+// Q4_0, Q4_1 and Q8_0 matrices take inputs in blocks of 32 with a scale
+// each, rounded to f16, and the sum of their quants times the scale,
+// rounded to f16 too (llama.cpp's Q8_0 and Q8_1); the K-quants blocks of
+// 256 with a float32 scale and the sums of every 16 (llama.cpp's Q8_K).
+// The zero Vec is ready to use; its buffers grow to the largest input it
+// has held and are reused. Prepare writes a Vec; the products only read
+// it, so goroutines that share a product share its Vec.
 type Vec struct {
 	kind    vecKind
 	n, cols int // inputs, numbers each
@@ -22,13 +26,14 @@ type Vec struct {
 
 	// kindQ8x32: for each input, its blocks of 32 in pairs (a last odd
 	// block is paired with a block of zeros). Pair p of an input holds
-	//	q[64p:64p+64]   the quants of the pair's first block (b0) and
-	//	                second (b1) as b0[0:16] b1[0:16] b0[16:32] b1[16:32]
+	//	q[64p:64p+64]   the quants of the pair's first block (b0), then
+	//	                of its second (b1), in order
 	//	d[8p:8p+8]      the scales, b0's four times then b1's
-	//	s[8p:8p+8]      the scale times the sum of the quants, the same way
-	//	sum[8p:8p+8]    sums of the quants: sum[8p+k] = Σ_{i<4} b0[4k+i] +
-	//	                b0[16+4k+i] for k < 4, and the same of b1 for 4+k
-	// These are the lanes the kernels' vector registers hold (see q32.go).
+	//	s[8p:8p+8]      the scale times the sum of the quants (before the
+	//	                scale is rounded), the same way
+	//	sum[16p:16p+16] sums of the quants 4 by 4: sum[16p+k] = Σ_{i<4}
+	//	                b0[4k+i] for k < 8, and the same of b1 for 8+k
+	// These are what the kernels' vector registers hold (see q32.go).
 	// Input t's are at t times an input's length.
 	q   []int8
 	d   []float32
@@ -87,14 +92,16 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// quantize8 sets q to x's numbers as multiples of one scale d, the
-// largest magnitude over 127, rounded to the nearest (halves away from
-// zero), and returns d: x[i] ≈ d·q[i] within d/2 (and a rounding of
-// float32). A block whose largest magnitude is below 2⁻¹⁰⁰ is all zeros
-// with d = 0; one with a NaN or an infinity is all zeros with d NaN or
-// infinite, which makes every product with it NaN. The kernels of
-// vec_amd64.s do the same operations and give the same bits.
-func quantize8(q []int8, x []float32) float32 {
+// quantize8 sets q to x's numbers as multiples of amax/127, amax being
+// their largest magnitude, which it returns: q[i] = x[i]·(127/amax), both
+// products rounded to float32, then to the nearest integer, ties to even.
+// That is how llama.cpp's AVX2 code quantizes (its plain C rounds ties
+// away from zero, and divides by amax/127 instead). A block whose largest
+// magnitude is below 2⁻¹⁰⁰ is all zeros and gives amax 0, as llama.cpp's
+// gives scales of 0 for it; one with a NaN or an infinity is all zeros and
+// gives a NaN or an infinity, which makes every product with it NaN. The
+// kernels of vec_amd64.s do the same operations and give the same bits.
+func quantize8(q []int8, x []float32) (amax float32) {
 	// The largest magnitude, compared as bits: for numbers of one sign
 	// the order of the bits is the order of the numbers, and NaNs and
 	// infinities are above every finite number.
@@ -102,22 +109,39 @@ func quantize8(q []int8, x []float32) float32 {
 	for _, v := range x {
 		m = max(m, math.Float32bits(v)&^(1<<31))
 	}
-	amax := math.Float32frombits(m)
+	amax = math.Float32frombits(m)
 	if m < tinyBits || m >= infBits {
 		clear(q)
 		if m < tinyBits {
 			return 0
 		}
-		return amax / 127
+		return amax
 	}
 	id := 127 / amax
 	for i, v := range x {
 		f := v * id // at most 127 (and a rounding) in size
-		// Adding ±0.5 and truncating rounds halves away from zero.
-		half := math.Float32frombits(0x3f000000 | math.Float32bits(f)&(1<<31))
-		q[i] = int8(max(-127, min(127, int32(f+half))))
+		q[i] = int8(math.RoundToEven(float64(f)))
 	}
-	return amax / 127
+	return amax
+}
+
+// scale32 is the scale of a block of 32 quantized by quantize8 with
+// largest magnitude amax, as llama.cpp's Q8_0 and Q8_1 blocks store it:
+// amax/127 rounded to f16. scaledSum is llama.cpp's Q8_1 sum, the
+// float32 amax/127 times the sum of the quants, rounded to f16.
+func scale32(amax float32, sum int32) (d, scaledSum float32) {
+	d32 := amax / 127
+	return half.Round(d32), half.Round(d32 * float32(sum))
+}
+
+// scaleK is the scale of a block of 256 quantized by quantize8 with
+// largest magnitude amax, as llama.cpp's Q8_K blocks store it: the
+// float32 inverse of the multiplier 127/amax (0 for amax 0).
+func scaleK(amax float32) float32 {
+	if amax == 0 {
+		return 0
+	}
+	return 1 / (127 / amax)
 }
 
 const (
@@ -132,12 +156,13 @@ func pairs(cols int) int { return (cols/32 + 1) / 2 }
 func (v *Vec) quantize32(x []float32, n, cols int) {
 	nb, np := cols/32, pairs(cols)
 	v.q = grow(v.q, n*64*np)
-	v.d = grow(v.d, n*8*np)
+	// The kernels read the scales of the pair after the one at hand:
+	// room for one more after the last input's last.
+	v.d = grow(v.d, n*8*np+8)
 	v.s = grow(v.s, n*8*np)
-	v.sum = grow(v.sum, n*8*np)
-	var blk [32]int8
+	v.sum = grow(v.sum, n*16*np)
 	for t := range n {
-		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*8*np:]
+		q, d, s, sum := v.q[t*64*np:], v.d[t*8*np:], v.s[t*8*np:], v.sum[t*16*np:]
 		p0 := 0 // the pairs left to do in Go
 		if useAVX2 && nb >= 2 {
 			p0 = nb / 2
@@ -145,26 +170,26 @@ func (v *Vec) quantize32(x []float32, n, cols int) {
 		}
 		for p := p0; p < np; p++ {
 			for h := range 2 {
-				var db float32
+				blk := q[64*p+32*h : 64*p+32*h+32]
+				var amax float32
 				if b := 2*p + h; b < nb {
-					db = quantize8(blk[:], x[t*cols+32*b:t*cols+32*b+32])
+					amax = quantize8(blk, x[t*cols+32*b:t*cols+32*b+32])
 				} else {
-					blk = [32]int8{}
+					clear(blk)
 				}
-				copy(q[64*p+16*h:], blk[:16])
-				copy(q[64*p+32+16*h:], blk[16:])
 				var total int32
-				for k := range 4 {
+				for k := range 8 {
 					var l int32
-					for i := 4 * k; i < 4*k+4; i++ {
-						l += int32(blk[i]) + int32(blk[16+i])
+					for _, c := range blk[4*k : 4*k+4] {
+						l += int32(c)
 					}
-					sum[8*p+4*h+k] = l
+					sum[16*p+8*h+k] = l
 					total += l
 				}
+				db, sb := scale32(amax, total)
 				for k := range 4 {
 					d[8*p+4*h+k] = db
-					s[8*p+4*h+k] = db * float32(total)
+					s[8*p+4*h+k] = sb
 				}
 			}
 		}
@@ -185,7 +210,7 @@ func (v *Vec) quantizeK(x []float32, n, cols int) {
 	for j := range n * ns {
 		if !useAVX2 {
 			q := v.q[256*j : 256*j+256]
-			v.d[j] = quantize8(q, x[256*j:256*j+256])
+			v.d[j] = scaleK(quantize8(q, x[256*j:256*j+256]))
 			for k := range 16 {
 				var s int16
 				for _, c := range q[16*k : 16*k+16] {

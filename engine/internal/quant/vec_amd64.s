@@ -1,12 +1,16 @@
 #include "textflag.h"
 
 // Quantizing inputs to 8 bits (Vec), with AVX2: the same operations as
-// quantize8, 8 numbers at a time, so the same bits. The largest
-// magnitude of a block is the largest of its numbers' bits with the sign
-// cleared, compared as integers; then
+// quantize8, scale32 and scaleK, 8 numbers at a time, so the same bits.
+// The largest magnitude of a block is the largest of its numbers' bits
+// with the sign cleared, compared as integers; then
 //
 //	d = amax/127 (0 if amax < 2⁻¹⁰⁰), id = 127/amax
-//	q = trunc(x·id ± 0.5), or 0 if amax < 2⁻¹⁰⁰ or is not finite
+//	q = x·id rounded to nearest, ties to even (VROUNDPS $0), or 0 if
+//	    amax < 2⁻¹⁰⁰ or is not finite
+//
+// and a block of 32 stores d and d·Σq rounded to f16 (VCVTPS2PH $0, then
+// back), a block of 256 stores 1/id.
 //
 // VPACKSSDW and VPACKSSWB narrow the quants to bytes within each 128-bit
 // lane, leaving their groups of 4 in the order 0 2 4 6 1 3 5 7, which
@@ -27,13 +31,12 @@ GLOBL unpack<>(SB), RODATA|NOPTR, $32
 	MOVL         AX, xreg; \
 	VPBROADCASTD xreg, reg
 
-// CONSTANTS sets Y15 to the magnitude mask, Y14 the sign bit, Y13 0.5,
-// Y12 127.0, Y11 2⁻¹⁰⁰'s bits minus one, Y10 +Inf's bits, Y9 bytes of 1
-// and Y8 words of 1.
+// CONSTANTS sets Y15 to the magnitude mask, Y13 1.0, Y12 127.0, Y11
+// 2⁻¹⁰⁰'s bits minus one, Y10 +Inf's bits, Y9 bytes of 1 and Y8 words of
+// 1.
 #define CONSTANTS \
 	BROADCAST(0x7fffffff, Y15, X15); \
-	BROADCAST(0x80000000, Y14, X14); \
-	BROADCAST(0x3f000000, Y13, X13); \
+	BROADCAST(0x3f800000, Y13, X13); \
 	BROADCAST(0x42fe0000, Y12, X12); \
 	BROADCAST(0x0d7fffff, Y11, X11); \
 	BROADCAST(0x7f800000, Y10, X10); \
@@ -70,11 +73,9 @@ GLOBL unpack<>(SB), RODATA|NOPTR, $32
 
 // QUANT8 turns the 8 numbers in r into quants (32 bits each).
 #define QUANT8(r) \
-	VMULPS     Y4, r, r;    \
-	VANDPS     Y14, r, Y7;  \
-	VORPS      Y13, Y7, Y7; \
-	VADDPS     Y7, r, r;    \
-	VCVTTPS2DQ r, r;        \
+	VMULPS     Y4, r, r;  \
+	VROUNDPS   $0, r, r;  \
+	VCVTTPS2DQ r, r;      \
 	VPAND      Y5, r, r
 
 // QUANT32 sets Y0 to the 32 quants of Y0–Y3, as bytes in order.
@@ -101,27 +102,31 @@ GLOBL unpack<>(SB), RODATA|NOPTR, $32
 	VMOVUPS off+96(SI), Y3
 
 // BLOCK quantizes the 32 numbers at xoff into block h of a pair (Vec's
-// kindQ8x32 layout): quants at q+16h and q+32+16h, the scale, the scale
-// times the sum and the lane sums at 16h bytes into d, s and sum.
+// kindQ8x32 layout): quants at q+32h, the scale and the scale times the
+// sum (both rounded to f16) at 16h bytes into d and s, the 8 sums of 4
+// quants at 32h bytes into sum.
 #define BLOCK(xoff, h) \
 	LOAD32(xoff);                 \
 	VPXOR        Y4, Y4, Y4;      \
 	AMAX4;                        \
 	SCALES;                       \
-	VMOVUPS      X6, 16*h(R8);    \
+	VCVTPS2PH    $0, X6, X7;      \
+	VCVTPH2PS    X7, X7;          \
+	VMOVUPS      X7, 16*h(R8);    \
 	QUANT32;                      \
-	VMOVDQU      X0, 16*h(DI);    \
-	VEXTRACTI128 $1, Y0, 32+16*h(DI); \
+	VMOVDQU      Y0, 32*h(DI);    \
 	SUMS4;                        \
+	VMOVDQU      Y1, 32*h(R10);   \
 	VEXTRACTI128 $1, Y1, X2;      \
 	VPADDD       X2, X1, X1;      \
-	VMOVDQU      X1, 16*h(R10);   \
 	VPSHUFD      $0x4e, X1, X2;   \
 	VPADDD       X2, X1, X1;      \
 	VPSHUFD      $0xb1, X1, X2;   \
 	VPADDD       X2, X1, X1;      \
 	VCVTDQ2PS    X1, X1;          \
 	VMULPS       X6, X1, X1;      \
+	VCVTPS2PH    $0, X1, X2;      \
+	VCVTPH2PS    X2, X1;          \
 	VMOVUPS      X1, 16*h(R9)
 
 // func quantPairsAVX2(pairs int, x *float32, q *int8, d, s *float32, sum *int32)
@@ -144,7 +149,7 @@ pair:
 	ADDQ $64, DI
 	ADDQ $32, R8
 	ADDQ $32, R9
-	ADDQ $32, R10
+	ADDQ $64, R10
 	DECQ CX
 	JNZ  pair
 	VZEROUPPER
@@ -177,7 +182,13 @@ amax:
 	DECQ    DX
 	JNZ     amax
 	SCALES
-	VMOVSS  X6, (R8)
+
+	// The scale is 1/id, or 0 where amax/127 is 0 (amax below 2⁻¹⁰⁰).
+	VDIVPS  Y4, Y13, Y7
+	VXORPS  Y3, Y3, Y3
+	VCMPPS  $4, Y3, Y6, Y3
+	VANDPS  Y3, Y7, Y7
+	VMOVSS  X7, (R8)
 	MOVQ    $8, DX
 
 chunk:

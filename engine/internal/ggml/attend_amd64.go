@@ -1,0 +1,141 @@
+package ggml
+
+import (
+	"math"
+
+	"github.com/tokenbytoken/course/engine/internal/f16"
+)
+
+// scoresF16 sets out[t] = DotF16(k_t, q)·scale for t < n, k_t the hs f16
+// numbers at keys + t·stride, q the query's f16 numbers as float32; hs is
+// a multiple of 64 (attend_amd64.s).
+//
+//go:noescape
+func scoresF16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32)
+
+// accumF16 does Attend's sums over n positions (attend_amd64.s); hs is a
+// multiple of 64.
+//
+//go:noescape
+func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32) float32
+
+// expf4 sets x[i] = Exp(x[i]) for i < 4n; tab is exp2Table.
+//
+//go:noescape
+func expf4(n int, x *float32, tab *uint64)
+
+// tileKQ sets out[j] = (Σ_d q[d]·kt[64d + j])·scale for j < 64, fused in
+// order of d < hs.
+//
+//go:noescape
+func tileKQ(hs int, q, kt *float32, scale float32, out *float32)
+
+// tileV adds Σ_j w[j]·vt[j·hs + d], fused in order of j < 64, to acc[d]
+// for d < hs, a multiple of 64.
+//
+//go:noescape
+func tileV(hs int, w, vt, acc *float32)
+
+// attendAVX2 is Attend with the kernels, for heads of a multiple of 64:
+// the scores, then the running maximum and the exponents of Exp, then
+// their exponentials, then the sums.
+func attendAVX2(out []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
+	hs := len(out)
+	s.qf = grow(s.qf, hs)
+	f16.Decode(s.qf, s.q16)
+	e, steps := s.scores, s.steps
+	scoresF16(n, hs, &keys[0], stride, &s.qf[0], scale, &e[0])
+	m := float32(math.Inf(-1))
+	for t, score := range e {
+		if score > m {
+			e[t], steps[t], m = m-score, 1, score
+		} else {
+			e[t], steps[t] = score-m, 0
+		}
+	}
+	expAll(e)
+	clear(s.acc)
+	sum := accumF16(n, hs, &values[0], stride, &e[0], &steps[0], &s.acc[0])
+	finish(out, s.acc, sum)
+}
+
+// expAll sets x[i] = Exp(x[i]), 4 at a time with the kernel.
+func expAll(x []float32) {
+	i := len(x) &^ 3
+	if i > 0 {
+		expf4(i/4, &x[0], &exp2Table[0])
+	}
+	for ; i < len(x); i++ {
+		x[i] = Exp(x[i])
+	}
+}
+
+// attendTiledAVX2 is AttendTiled with the kernels, for heads of a
+// multiple of 64. The tiles go in the outer loop, so that each is
+// converted to float32 once (its keys transposed, for tileKQ) for all the
+// queries that see it; each query's outputs, in out, are its sums until
+// the end, and every query goes through the same operations as in the Go
+// loop.
+func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
+	n := first + rows
+	s.kt, s.vt = grow(s.kt, TileKV*hs), grow(s.vt, TileKV*hs)
+	s.row, s.scores = grow(s.row, hs), grow(s.scores, TileKV)
+	s.m, s.sum = grow(s.m, rows), grow(s.sum, rows)
+	for r := range rows {
+		clear(out[r*ldo:][:hs])
+		s.m[r], s.sum[r] = float32(math.Inf(-1)), 0
+	}
+	kq := s.scores
+	for c := 0; c < n; c += TileKV {
+		for j := range TileKV {
+			vt := s.vt[j*hs : (j+1)*hs]
+			if t := c + j; t < n {
+				f16.Decode(s.row, keys[t*stride:][:hs])
+				f16.Decode(vt, values[t*stride:][:hs])
+			} else {
+				clear(s.row)
+				clear(vt)
+			}
+			for d, k := range s.row {
+				s.kt[d*TileKV+j] = k
+			}
+		}
+		for r := max(c-first, 0); r < rows; r++ {
+			p, acc := first+r, out[r*ldo:][:hs]
+			tileKQ(hs, &q[r*ldq], &s.kt[0], scale, &kq[0])
+			for j := p - c + 1; j < TileKV; j++ {
+				kq[j] += float32(math.Inf(-1))
+			}
+			tileMax := float32(math.Inf(-1))
+			for _, a := range kq {
+				if a > tileMax {
+					tileMax = a
+				}
+			}
+			m := s.m[r]
+			mNew := max(m, tileMax)
+			if mNew > m {
+				ms := Exp(m - mNew)
+				for d := range acc {
+					acc[d] *= ms
+				}
+				s.sum[r] *= ms
+			}
+			s.m[r] = mNew
+			for j := range kq {
+				kq[j] -= mNew
+			}
+			vexp8(TileKV/8, &kq[0], &kq[0])
+			var tileSum float64
+			for i := 0; i < TileKV; i += 16 {
+				tileSum += float64(reduce16((*[16]float32)(kq[i:])))
+			}
+			s.sum[r] = float32(float64(s.sum[r]) + tileSum)
+			tileV(hs, &kq[0], &s.vt[0], &acc[0])
+		}
+	}
+	for r := range rows {
+		acc := out[r*ldo:][:hs]
+		finish(acc, acc, s.sum[r])
+	}
+}

@@ -1,0 +1,122 @@
+package ggml
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine/internal/f16"
+)
+
+// randomHalves returns n f16 numbers of about size scale.
+func randomHalves(rng *rand.Rand, n int, scale float64) []uint16 {
+	h := make([]uint16, n)
+	for i := range h {
+		h[i] = f16.FromFloat32(float32(rng.NormFloat64() * scale))
+	}
+	return h
+}
+
+// TestAttentionKernelsMatchGo runs Attend and AttendTiled with the
+// kernels and with the Go loops, for heads of 64 and 128 numbers, from 1
+// position to more than four tiles, with a query large enough that the
+// running maximum moves often: the outputs must be the same, bit for bit.
+func TestAttentionKernelsMatchGo(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, hs := range []int{64, 128} {
+		stride := 3 * hs // a key/value head among three
+		const positions = 300
+		keys := randomHalves(rng, positions*stride, 1)
+		values := randomHalves(rng, positions*stride, 0.5)
+		q := make([]float32, 80*hs)
+		for i := range q {
+			q[i] = float32(rng.NormFloat64() * 2)
+		}
+		var s Scratch
+		for _, n := range []int{1, 2, 7, 64, 65, 200, positions} {
+			var got [2][]float32
+			for i, avx2 := range []bool{false, true} {
+				useAVX2 = avx2
+				got[i] = make([]float32, hs)
+				Attend(got[i], q[:hs], keys[hs:], values[hs:], stride, n, 0.125, &s)
+			}
+			for d := range hs {
+				if !same(got[0][d], got[1][d]) {
+					t.Fatalf("Attend, head of %d, %d positions, output %d: Go %g, kernels %g", hs, n, d, got[0][d], got[1][d])
+				}
+			}
+		}
+		for _, c := range []struct{ first, rows int }{{0, 64}, {10, 70}, {150, 80}, {positions - 64, 64}} {
+			var got [2][]float32
+			for i, avx2 := range []bool{false, true} {
+				useAVX2 = avx2
+				got[i] = make([]float32, c.rows*2*hs)
+				AttendTiled(got[i], 2*hs, q, hs, hs, c.rows, c.first, keys, values, stride, 0.125, &s)
+			}
+			for k := range got[0] {
+				if k%(2*hs) < hs && !same(got[0][k], got[1][k]) {
+					t.Fatalf("AttendTiled, head of %d, rows from %d: output %d of row %d: Go %g, kernels %g", hs, c.first, k%(2*hs), k/(2*hs), got[0][k], got[1][k])
+				}
+			}
+		}
+	}
+}
+
+// TestExpKernel compares expf4 with Exp on numbers over Exp's range and
+// beyond, and on its edges.
+func TestExpKernel(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(33, 34))
+	var x []float32
+	for range 20000 {
+		x = append(x, float32(rng.Float64()*220-120))
+	}
+	x = append(x, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		88, 88.72283, 88.72284, -103.97207, -103.97208, -87.33655, 1e-30, -1e-30)
+	for len(x)%4 != 0 {
+		x = append(x, 1)
+	}
+	got := append([]float32(nil), x...)
+	expf4(len(got)/4, &got[0], &exp2Table[0])
+	for i, v := range x {
+		if want := Exp(v); !same(got[i], want) {
+			t.Fatalf("expf4(%g) = %g; Exp %g", v, got[i], want)
+		}
+	}
+}
+
+// TestRotateKernel compares rotate8 with the Go loop on heads of numbers
+// of every size and angles of every quadrant.
+func TestRotateKernel(t *testing.T) {
+	if !hasAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	rng := rand.New(rand.NewPCG(35, 36))
+	const hs = 64
+	cs := make([]float32, hs)
+	for i := 0; i < hs; i += 2 {
+		cs[i+1], cs[i] = SinCos(float32(rng.Float64()*400 - 200))
+	}
+	x := make([]float32, 9*hs)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64() * float64(int(1)<<rng.IntN(12)) / 64)
+	}
+	var got [2][]float32
+	for i, avx2 := range []bool{false, true} {
+		useAVX2 = avx2
+		got[i] = append([]float32(nil), x...)
+		Rotate(got[i], cs)
+	}
+	for k := range x {
+		if !same(got[0][k], got[1][k]) {
+			t.Fatalf("number %d (%g): Go %g, kernel %g", k, x[k], got[0][k], got[1][k])
+		}
+	}
+}

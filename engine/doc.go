@@ -12,8 +12,10 @@
 //   - model.go, config.go, weights.go, checkpoint.go: the model, its shape
 //     and weights, and the llama2.c file layout; matrices.go: the weights as the forward
 //     pass reads them, each matrix a Matrix with its own products, float32
-//     or quantized; model_gguf.go, load.go: models from GGUF files, and
-//     loading a model by name or path.
+//     or quantized; arithmetic.go: how a pass rounds between its products
+//     (run.c's float32, or llama.cpp's f16 keys and values and its order of
+//     sums, which GGUF models follow); model_gguf.go, load.go: models from
+//     GGUF files, and loading a model by name or path.
 //   - tokenizer.go: text to token ids (byte-pair merges, byte fallback) and
 //     back; tokenizer_gguf.go: a GGUF model's own tokenizer; chat.go: a
 //     conversation in the model's chat format.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenbytoken/course/internal/cmddoc"
+	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
 // TestShownCommandsAreChecked checks every command that README.md,

@@ -81,7 +81,7 @@ func sum(words []uint64) uint64 {
 // the least: every weight of m once (Model.WeightBytes) and the keys and
 // values of the pos positions before it in the KV cache (KVCacheBytes).
 func DecodeBytes(m *engine.Model, pos int) int64 {
-	return m.WeightBytes() + engine.KVCacheBytes(m.Config, pos)
+	return m.WeightBytes() + m.KVCacheBytes(pos)
 }
 
 // BandwidthBound is the fastest a model can decode if every step must read

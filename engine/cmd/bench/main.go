@@ -405,7 +405,7 @@ func measure(s settings, stdout io.Writer) error {
 
 	// The KV cache: the formula for the whole context, and what the
 	// decoding state, which grows its cache with the sequence, holds.
-	rep.KVCacheFullBytes, rep.KVCacheBytes, rep.cacheCapacity = engine.KVCacheBytes(c, c.SeqLen), st.Cache.Bytes(), st.Cache.Capacity()
+	rep.KVCacheFullBytes, rep.KVCacheBytes, rep.cacheCapacity = m.KVCacheBytes(c.SeqLen), st.Cache.Bytes(), st.Cache.Capacity()
 
 	if s.noCache > 0 {
 		n := min(s.noCache, c.SeqLen-1)
@@ -507,10 +507,12 @@ func (rep *report) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "\nprefill, per part (%d tokens in one pass):\n", rep.PrefillBatched.Tokens)
 	rep.prefillProfile.WriteTable(w)
 
-	fmt.Fprintf(w, "\nKV cache  formula 2 × %d layers × %d kv_heads × %d head_size × %d positions × 4 B = %d B (%.2f MB) for the whole context\n",
-		c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, rep.KVCacheFullBytes, float64(rep.KVCacheFullBytes)/1e6)
+	perPosition := rep.KVCacheFullBytes / int64(c.SeqLen)
+	perValue := perPosition / int64(2*c.NLayers*c.NKVHeads*c.HeadSize()) // 4 (float32) or 2 (f16, as llama.cpp keeps a GGUF model's cache)
+	fmt.Fprintf(w, "\nKV cache  formula 2 × %d layers × %d kv_heads × %d head_size × %d positions × %d B = %d B (%.2f MB) for the whole context\n",
+		c.NLayers, c.NKVHeads, c.HeadSize(), c.SeqLen, perValue, rep.KVCacheFullBytes, float64(rep.KVCacheFullBytes)/1e6)
 	fmt.Fprintf(w, "          after %d positions the state's cache holds %d B: room for %d positions, %d B by the formula\n",
-		rep.Decode.Tokens, rep.KVCacheBytes, rep.cacheCapacity, engine.KVCacheBytes(c, rep.cacheCapacity))
+		rep.Decode.Tokens, rep.KVCacheBytes, rep.cacheCapacity, perPosition*int64(rep.cacheCapacity))
 	if nc := rep.NoCache; nc != nil {
 		fmt.Fprintf(w, "no cache  %d tokens: with cache %.1f ms, without %.1f ms (%.1fx slower; %d positions computed instead of %d; %d B allocated without cache)\n",
 			nc.Tokens, nc.WithMS, nc.WithoutMS, nc.WithoutMS/nc.WithMS, nc.Positions, nc.Tokens, nc.AllocatedBytes)

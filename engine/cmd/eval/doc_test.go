@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/tokenbytoken/course/internal/cmddoc"
+	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
 // help returns what the command prints for -h.

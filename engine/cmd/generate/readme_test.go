@@ -14,7 +14,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
-	"github.com/tokenbytoken/course/internal/cmddoc"
+	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
 // readmeExample is a generate command the README shows alone in its sh

@@ -382,3 +382,45 @@ func FuzzLoadGGUF(f *testing.F) {
 		}
 	})
 }
+
+// TestGGUFPrefillAfterCachedPositions: in llama.cpp's arithmetic, whose cache
+// holds two f16 numbers a word, a batch that starts after more positions
+// than it holds (a verification pass of speculative decoding, a text scored
+// in chunks) gives the logits of the same tokens decoded one at a time.
+func TestGGUFPrefillAfterCachedPositions(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	c := tinyShape
+	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, randomWeights(t, c, r), r, false))
+	m, _, err := LoadGGUF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Matrices.Arithmetic != LlamaCpp {
+		t.Fatalf("a GGUF model computes in %v; want %v", m.Matrices.Arithmetic, LlamaCpp)
+	}
+	ids := []int{1, 5, 9, 13, 17, 21, 25, 29, 33, 37}
+	one := m.NewState()
+	var want [][]float32
+	for pos, id := range ids {
+		l, err := one.Forward(id, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, slices.Clone(l))
+	}
+	st := m.NewState()
+	if _, err := st.Prefill(ids[:8], 0); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.PrefillAll(ids[8:], 8)
+	if err != nil {
+		t.Fatalf("PrefillAll(2 tokens at position 8) after 8 cached positions: %v", err)
+	}
+	for i, row := range rows {
+		for id := range row {
+			if d := math.Abs(float64(row[id] - want[8+i][id])); d > 1e-4 {
+				t.Fatalf("position %d, token %d: batched logit %v, one at a time %v", 8+i, id, row[id], want[8+i][id])
+			}
+		}
+	}
+}

@@ -216,9 +216,9 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		keys, values := layerKV(l, pos+n)
 		// The pass's keys and values: straight into a float32 cache, or
 		// first in float32, then rounded into an f16 one.
-		k, v := keys[pos*kvDim:], values[pos*kvDim:]
-		if s.arith == LlamaCpp {
-			k, v = b.k, b.v
+		k, v := b.k, b.v
+		if s.arith != LlamaCpp {
+			k, v = keys[pos*kvDim:], values[pos*kvDim:]
 		}
 		L := &w.Layers[l]
 

@@ -193,20 +193,3 @@ func BestOfN(samples []Completion, score func(Completion) float64) (int, error) 
 	}
 	return best, nil
 }
-
-// Sample is the former name of Completion.
-//
-// Deprecated: use Completion; "sample" is the sampler's word for one token.
-type Sample = Completion
-
-// SampleN is the former name of GenerateN.
-//
-// Deprecated: use GenerateN.
-func SampleN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n int, opts Options, answer func(text string) (string, bool)) ([]Completion, error) {
-	return GenerateN(ctx, m, tok, prompt, n, opts, answer)
-}
-
-// SampleSeed is the former name of CompletionSeed.
-//
-// Deprecated: use CompletionSeed.
-func SampleSeed(base uint64, i int) uint64 { return CompletionSeed(base, i) }

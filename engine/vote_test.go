@@ -111,15 +111,15 @@ func TestBestOfN(t *testing.T) {
 		{Text: "c", LogProb: -3, Tokens: 3},   // mean -1: the best mean
 		{Text: "d", LogProb: -3, Tokens: 3},   // ties with c, which came first
 	}
-	i, err := BestOfN(samples, Sample.MeanLogProb)
+	i, err := BestOfN(samples, Completion.MeanLogProb)
 	if err != nil || i != 2 {
 		t.Errorf("BestOfN by mean log-probability = %d, %v; want 2", i, err)
 	}
-	i, err = BestOfN(samples, func(s Sample) float64 { return s.LogProb })
+	i, err = BestOfN(samples, func(s Completion) float64 { return s.LogProb })
 	if err != nil || i != 1 {
 		t.Errorf("BestOfN by total log-probability = %d, %v; want 1 (-2.5, the short one)", i, err)
 	}
-	nan := func(s Sample) float64 {
+	nan := func(s Completion) float64 {
 		if s.Text == "c" {
 			return math.NaN()
 		}
@@ -128,7 +128,7 @@ func TestBestOfN(t *testing.T) {
 	if i, err := BestOfN(samples, nan); err != nil || i != 1 {
 		t.Errorf("BestOfN with a NaN score for sample 2 = %d, %v; want 1 (NaN never wins)", i, err)
 	}
-	nanFirst := func(s Sample) float64 {
+	nanFirst := func(s Completion) float64 {
 		if s.Text == "a" {
 			return math.NaN()
 		}
@@ -140,13 +140,13 @@ func TestBestOfN(t *testing.T) {
 }
 
 func TestBestOfNErrors(t *testing.T) {
-	if _, err := BestOfN(nil, Sample.MeanLogProb); err == nil || !strings.Contains(err.Error(), "no samples") {
+	if _, err := BestOfN(nil, Completion.MeanLogProb); err == nil || !strings.Contains(err.Error(), "no samples") {
 		t.Errorf("BestOfN(nil) error = %v; want one saying there are no samples", err)
 	}
 	if _, err := BestOfN([]Completion{{}}, nil); err == nil || !strings.Contains(err.Error(), "nil") {
 		t.Errorf("BestOfN with a nil score error = %v; want one naming the nil score", err)
 	}
-	allNaN := func(Sample) float64 { return math.NaN() }
+	allNaN := func(Completion) float64 { return math.NaN() }
 	if _, err := BestOfN([]Completion{{}, {}}, allNaN); err == nil || !strings.Contains(err.Error(), "NaN") {
 		t.Errorf("BestOfN with only NaN scores error = %v; want one saying so", err)
 	}

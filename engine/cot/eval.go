@@ -108,14 +108,14 @@ func answerString(text string) (string, bool) {
 	return strconv.Itoa(v), true
 }
 
-// SampleAnswers draws n completions of the problem (engine.SampleN) at the
+// SampleAnswers draws n completions of the problem (engine.GenerateN) at the
 // given settings, which should sample (Temperature above 0), and reads
 // each one's answer.
-func SampleAnswers(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, n int, opts engine.Options) ([]engine.Sample, error) {
+func SampleAnswers(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, n int, opts engine.Options) ([]engine.Completion, error) {
 	if opts.MaxNewTokens == 0 {
 		opts.MaxNewTokens = MaxNewTokens(p.Digits)
 	}
-	return engine.SampleN(ctx, m, tok, p.Prompt(), n, opts, answerString)
+	return engine.GenerateN(ctx, m, tok, p.Prompt(), n, opts, answerString)
 }
 
 // BySize evaluates the model on count problems of every size, 1 to
@@ -134,14 +134,14 @@ func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count i
 
 // SampleAll draws n completions of every problem (SampleAnswers), sharing
 // the problems among the machine's cores: samples[i] are problem i's.
-// Problem i samples from the seed engine.SampleSeed(opts.Seed, i), so that
+// Problem i samples from the seed engine.CompletionSeed(opts.Seed, i), so that
 // no two problems share their random numbers: with one seed for all, the
 // first sample of every problem would be equally lucky or unlucky.
-func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts engine.Options) ([][]engine.Sample, error) {
-	samples := make([][]engine.Sample, len(problems))
+func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts engine.Options) ([][]engine.Completion, error) {
+	samples := make([][]engine.Completion, len(problems))
 	err := forEach(len(problems), func(i int) error {
 		o := opts
-		o.Seed = engine.SampleSeed(opts.Seed, i)
+		o.Seed = engine.CompletionSeed(opts.Seed, i)
 		var err error
 		samples[i], err = SampleAnswers(ctx, m, tok, problems[i], n, o)
 		return err
@@ -153,7 +153,7 @@ func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prob
 // majority answer of its first n samples (engine.MajorityOf), right or
 // wrong. Tokens counts the n completions that vote; a problem none of whose
 // samples has an answer is wrong.
-func VoteScore(problems []Problem, samples [][]engine.Sample, n int) (Score, error) {
+func VoteScore(problems []Problem, samples [][]engine.Completion, n int) (Score, error) {
 	if len(samples) != len(problems) {
 		return Score{}, fmt.Errorf("%d problems but samples for %d", len(problems), len(samples))
 	}
@@ -175,14 +175,14 @@ func VoteScore(problems []Problem, samples [][]engine.Sample, n int) (Score, err
 // VoteRight reports whether the majority answer of the samples
 // (engine.MajorityOf) is the problem's sum. Samples without an answer do
 // not vote; if none has one, the vote is wrong.
-func VoteRight(p Problem, samples []engine.Sample) bool {
+func VoteRight(p Problem, samples []engine.Completion) bool {
 	v, err := engine.MajorityOf(samples)
 	return err == nil && v.Answer == strconv.Itoa(p.Sum())
 }
 
 // Answers lists the samples' answers, "" for a sample without one: what
 // engine.Majority votes over.
-func Answers(samples []engine.Sample) []string {
+func Answers(samples []engine.Completion) []string {
 	out := make([]string, len(samples))
 	for i, s := range samples {
 		out[i] = s.Answer
@@ -191,7 +191,7 @@ func Answers(samples []engine.Sample) []string {
 }
 
 // RightShare is the fraction of a problem's samples whose answer is right.
-func RightShare(p Problem, samples []engine.Sample) float64 {
+func RightShare(p Problem, samples []engine.Completion) float64 {
 	if len(samples) == 0 {
 		return 0
 	}

@@ -111,7 +111,7 @@ func TestSampleAll(t *testing.T) {
 	}
 	for i, p := range ps {
 		o := opts
-		o.Seed = engine.SampleSeed(opts.Seed, i)
+		o.Seed = engine.CompletionSeed(opts.Seed, i)
 		one, err := SampleAnswers(ctx, m, tok, p, 4, o)
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestSampleAll(t *testing.T) {
 
 func TestVoteScore(t *testing.T) {
 	ps := []Problem{{A: 1, B: 2, Digits: 1}, {A: 4, B: 4, Digits: 1}}
-	samples := [][]engine.Sample{
+	samples := [][]engine.Completion{
 		{{Answer: "3", Tokens: 2}, {Answer: "4", Tokens: 2}, {Answer: "4", Tokens: 2}}, // right first, then outvoted
 		{{Answer: "9", Tokens: 3}, {Answer: "8", Tokens: 3}, {Answer: "8", Tokens: 3}}, // wrong first, then right
 	}
@@ -146,7 +146,7 @@ func TestVoteScore(t *testing.T) {
 	if !VoteRight(ps[1], samples[1]) || VoteRight(ps[0], samples[0]) || !VoteRight(ps[0], samples[0][:2]) {
 		t.Error("VoteRight: want [9 8 8] right for 4+4, [3 4 4] wrong and [3 4] right (a tie, 3 first) for 1+2")
 	}
-	if got := fmt.Sprint(Answers(append(samples[0], engine.Sample{}))); got != "[3 4 4 ]" {
+	if got := fmt.Sprint(Answers(append(samples[0], engine.Completion{}))); got != "[3 4 4 ]" {
 		t.Errorf("Answers = %s; want [3 4 4 ]", got)
 	}
 	if got := RightShare(ps[1], samples[1]); got != 2.0/3 {

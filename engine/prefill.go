@@ -132,6 +132,17 @@ func (s *State) buffers(n, pos int, logits bool) (*batchBuffer, error) {
 	c := s.Model.Config
 	b := s.batch
 	att := maxWorkers() * c.NHeads * (pos + n)
+	if b != nil && b.n >= n && len(b.att) < att {
+		// Only the attention scores outgrew their buffer, as they do
+		// with every later batch (a verification pass of speculative
+		// decoding): grow them alone, with room for as many positions
+		// again, instead of every activation.
+		grown := min(2*att, maxWorkers()*c.NHeads*c.SeqLen)
+		if err := checkMemory(fmt.Sprintf("the attention scores of a batched pass (%d floats)", grown), 4*int64(grown)); err != nil {
+			return nil, err
+		}
+		b.att = make([]float32, max(grown, att))
+	}
 	if b == nil || b.n < n || len(b.att) < att {
 		rows := max(n, 0)
 		if b != nil {

@@ -498,3 +498,18 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// CheckCommand is the documentation test of the command in the current
+// directory, whose folder is pkg ("./engine/cmd/bench") and whose -h output
+// is help: its doc.go lists its real flags (CheckFlags), and every command
+// line for it that the course's documents show parses with them
+// (CheckCommands), at least one being shown.
+func CheckCommand(t *testing.T, pkg, help string) {
+	t.Helper()
+	t.Run("flags", func(t *testing.T) { CheckFlags(t, ".", help) })
+	t.Run("shown", func(t *testing.T) {
+		if len(CheckCommands(t, ".", "go run "+pkg, help)) == 0 {
+			t.Errorf("no document shows a %s command", filepath.Base(pkg))
+		}
+	})
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"sync"
 
 	"github.com/tokenbytoken/course/engine/internal/kernel"
 )
@@ -94,8 +95,46 @@ func logSumExp(logits []float32) float64 {
 	case math.IsNaN(float64(m)) || math.IsInf(float64(m), 1):
 		return math.NaN()
 	}
-	return float64(m) + math.Log(kernel.SumExp(logits, m))
+	return float64(m) + math.Log(sumExp(logits, m))
 }
+
+// sumExp is kernel.SumExp(z, m) taken in pieces of lseChunk logits (the
+// last one shorter), whose sums are added in order: the same number
+// whatever the number of cores. A vocabulary of lseShared logits or more
+// shares the pieces among the cores. That halves the exponentials' time
+// at two cores, and, as it is work handed to the cores between two
+// forward passes, the helpers are still watching for work when the next
+// pass starts (see engine/internal/parallel).
+func sumExp(z []float32, m float32) float64 {
+	if len(z) <= lseChunk {
+		return kernel.SumExp(z, m)
+	}
+	pieces := (len(z) + lseChunk - 1) / lseChunk
+	sums := lseSums.Get().(*[]float64)
+	if cap(*sums) < pieces {
+		*sums = make([]float64, pieces)
+	}
+	part := (*sums)[:pieces]
+	parallelFor(pieces, len(z) >= lseShared, func(_, p0, p1 int) {
+		for p := p0; p < p1; p++ {
+			part[p] = kernel.SumExp(z[p*lseChunk:min((p+1)*lseChunk, len(z))], m)
+		}
+	})
+	var sum float64
+	for _, s := range part {
+		sum += s
+	}
+	lseSums.Put(sums)
+	return sum
+}
+
+// lseChunk and lseShared: see sumExp.
+const (
+	lseChunk  = 4096
+	lseShared = 1 << 14
+)
+
+var lseSums = sync.Pool{New: func() any { return new([]float64) }}
 
 // logSumExpLoop is logSumExp as a learner would write it, in float64 with
 // math.Exp: the reference the kernels are tested against.

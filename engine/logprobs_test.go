@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -140,5 +141,28 @@ func BenchmarkLogProbOf(b *testing.B) {
 				logProb(z[7], logSumExpLoop(z))
 			}
 		})
+	}
+}
+
+// TestLogSumExpSameOnAnyNumberOfCores checks that logSumExp gives the same
+// bits whatever the number of cores sharing its pieces (see sumExp): a
+// token's log-probability must not depend on the machine's cores.
+func TestLogSumExpSameOnAnyNumberOfCores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{lseChunk - 1, lseChunk, lseChunk + 1, lseShared, 32000, 49152, 100003} {
+		z := make([]float32, n)
+		for i := range z {
+			z[i] = float32(rng.NormFloat64() * 4)
+		}
+		at := func(procs int) float64 {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			return logSumExp(z)
+		}
+		want := at(1)
+		for _, procs := range []int{2, 3, 4} {
+			if got := at(procs); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("%d logits: logSumExp with %d cores = %.17g, with one core %.17g", n, procs, got, want)
+			}
+		}
 	}
 }

@@ -117,6 +117,10 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 	if err := checkScores(logits, "the model"); err != nil {
 		return NoToken, err
 	}
+	if s.Temperature == 0 && trace == nil && !s.edits() {
+		// Greedy decoding of the model's own scores: nothing to copy.
+		return Argmax(logits), nil
+	}
 	if s.rng == nil { // a Sampler made without NewSampler
 		s.rng = NewRNG(s.Seed)
 	}
@@ -220,6 +224,13 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 		return sampleMult(p, coin)
 	}
 	return sampleFrom(p, kept, coin)
+}
+
+// edits reports whether a stage before the temperature (1–4 in sample)
+// may change the scores.
+func (s *Sampler) edits() bool {
+	return len(s.LogitBias) > 0 || s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 ||
+		s.PresencePenalty != 0 || s.FrequencyPenalty != 0 || s.NoRepeatNGram > 0
 }
 
 // checkScores returns an error naming the first logit that is NaN or +Inf,

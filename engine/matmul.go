@@ -117,8 +117,12 @@ func (h *handOff) blocks(_, b0, b1 int) {
 // parallelThreshold is the matrix size (in weights) below which splitting
 // the work across cores costs more than it saves. Handing work to a
 // waiting helper and waiting for it (see parallelFor) takes about as long
-// as some 10^4 multiply-adds.
-const parallelThreshold = 1 << 16
+// as some 10^4 multiply-adds, and a second core saves half the work: a
+// few times 10^4 is where sharing starts to pay. A small model's
+// products (the course's default target's query, key and value, or its
+// output projection) sit just above it, and sharing them is most of what
+// its second core gains.
+const parallelThreshold = 1 << 15
 
 // matmulTokens computes out = X·Wᵀ for n input rows at once, on the
 // calling goroutine, for a caller that shares the tokens among the cores

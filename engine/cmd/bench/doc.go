@@ -109,6 +109,11 @@
 //	-threads int
 //		Cores Go may use (GOMAXPROCS), from 1 up to the machine's CPUs
 //		(default: all of them).
+//	-until-bos
+//		End the decode when the model's greedy choice is BOS (token 1), as
+//		llama2.c's run.c does; -steps is then the most positions. Every
+//		decode row (Generate's too) runs that many positions, and the
+//		report says where it ended.
 //	-vocab int
 //		With -make-model: the vocabulary size. (default 32000)
 //

@@ -36,14 +36,14 @@ type settings struct {
 	shapeFlag                                string
 	steps, promptLen, runs, noCache, gamma   int
 	draftLayers, threads                     int
-	jsonOut                                  bool
+	jsonOut, untilBOS                        bool
 	seed                                     uint64
 	shape                                    engine.Config
 }
 
 // measureFlags and makeFlags belong to one of the two things bench does.
 var (
-	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers", "threads", "json", "shape", "tokenizer"}
+	measureFlags = []string{"steps", "prompt", "runs", "no-cache", "draft", "speculate", "draft-layers", "threads", "json", "shape", "tokenizer", "until-bos"}
 	makeFlags    = []string{"make-tokenizer", "dim", "hidden", "layers", "heads", "kv-heads", "vocab", "seq-len"}
 )
 
@@ -55,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&s.tokPath, "tokenizer", "", "the tokenizer of a llama2.c checkpoint, for the Generate row (default: tokenizer.bin beside it, if there is one; else one is made up)")
 	fs.StringVar(&s.shapeFlag, "shape", "", "measure random weights of this shape instead of a file: dim,hidden,layers,heads,kv_heads,vocab,seq_len")
 	fs.IntVar(&s.steps, "steps", 256, "positions to decode, starting from BOS (like llama2.c's -n)")
+	fs.BoolVar(&s.untilBOS, "until-bos", false, "end the decode when the model's greedy choice is BOS (token 1), as llama2.c's run.c does; -steps is then the most positions")
 	fs.IntVar(&s.promptLen, "prompt", 128, "prompt length in tokens for the prefill measurement")
 	fs.IntVar(&s.runs, "runs", 5, "timed repetitions of each measurement, after one warm-up; the median is printed")
 	fs.IntVar(&s.threads, "threads", 0, "cores Go may use (GOMAXPROCS), 1 up to the machine's CPUs; left out, all of them")
@@ -227,6 +228,9 @@ type report struct {
 	PeakRSS      int64 `json:"peak_rss_bytes"`
 
 	Decode timing `json:"decode"`
+	// UntilBOS says that the decode ended where the model chose BOS
+	// (-until-bos), before -steps positions.
+	UntilBOS bool `json:"decode_ended_at_bos,omitempty"`
 	// Generate is the same greedy decode through engine.Generate, with
 	// the tokenizer Tokenizer names, and GenerateVsDecode its rate over
 	// Decode's, round by round (nil when no tokenizer fits the model:
@@ -325,6 +329,16 @@ func measure(s settings, stdout io.Writer) error {
 			token = engine.Argmax(logits)
 		}
 		return nil
+	}
+	if s.untilBOS {
+		// Greedy decoding gives the same tokens every time: one run
+		// finds where the model chooses BOS, and every timed run (the
+		// Generate row's too) runs that many positions.
+		n, err := positionsUntilBOS(m, s.steps)
+		if err != nil {
+			return err
+		}
+		s.steps, rep.UntilBOS = n, n < s.steps
 	}
 	decode := func() (time.Duration, error) {
 		st := m.NewState()
@@ -487,7 +501,11 @@ func (rep *report) writeText(w io.Writer) error {
 	line := func(what string, t timing, extra string) {
 		fmt.Fprintf(w, "%s  %8.1f ms  %9.1f tok/s  (%.1f–%.1f ms)%s\n", what, t.MedianMS, t.TokPerS, t.MinMS, t.MaxMS, extra)
 	}
-	line(fmt.Sprintf("decode    %d positions          ", rep.Decode.Tokens), rep.Decode, "")
+	bos := ""
+	if rep.UntilBOS {
+		bos = "  (ended where the model chose BOS: -until-bos)"
+	}
+	line(fmt.Sprintf("decode    %d positions          ", rep.Decode.Tokens), rep.Decode, bos)
 	if g := rep.Generate; g != nil {
 		r := rep.GenerateVsDecode
 		line(fmt.Sprintf("Generate  %d positions          ", g.Tokens), *g,
@@ -631,6 +649,28 @@ func median[T time.Duration | float64](x []T) T {
 		return (x[n/2-1] + x[n/2]) / 2
 	}
 	return x[n/2]
+}
+
+// positionsUntilBOS decodes greedily from BOS, as the decode row does, and
+// returns the number of positions run up to and including the one after
+// which the model chose BOS (token 1) again, as llama2.c's run.c stops
+// there; most is returned when it never does within most positions.
+func positionsUntilBOS(m *engine.Model, most int) (int, error) {
+	st := m.NewState()
+	if err := st.Reserve(most); err != nil {
+		return 0, err
+	}
+	token := 1
+	for pos := range most {
+		logits, err := st.Forward(token, pos)
+		if err != nil {
+			return 0, err
+		}
+		if token = engine.Argmax(logits); token == 1 {
+			return pos + 1, nil
+		}
+	}
+	return most, nil
 }
 
 // generateFrom times engine.Generate decoding positions positions greedily

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -188,6 +189,52 @@ func TestMadeUpTokenizer(t *testing.T) {
 		}
 		if n == 300 && tok.Piece(299) != " w299" {
 			t.Errorf("vocabulary 300: token 299 is %q, want a made-up piece", tok.Piece(299))
+		}
+	}
+}
+
+// TestUntilBOS runs -until-bos on the course's default target, whose
+// greedy text from BOS ends with BOS well within its context, and checks
+// the positions against a decode done here: the model chooses BOS after
+// the last of them and never before. With fewer -steps than that the
+// decode runs them all.
+func TestUntilBOS(t *testing.T) {
+	const modelPath = "../../models/target.bin"
+	m, err := engine.LoadModel(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := m.NewState()
+	want, token := 0, 1
+	for pos := range m.Config.SeqLen {
+		logits, err := st.Forward(token, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if token = engine.Argmax(logits); token == 1 {
+			want = pos + 1
+			break
+		}
+	}
+	if want == 0 {
+		t.Fatalf("%s never chooses BOS greedily in %d positions: the test needs a model that does", modelPath, m.Config.SeqLen)
+	}
+	for _, c := range []struct {
+		steps, positions int
+		ended            bool
+	}{{m.Config.SeqLen, want, true}, {want, want, false}, {want - 1, want - 1, false}} {
+		var out, errOut strings.Builder
+		args := []string{"-model", modelPath, "-until-bos", "-steps", strconv.Itoa(c.steps), "-json", "-runs", "1", "-prompt", "4", "-no-cache", "0"}
+		if s := status(args, &out, &errOut); s != 0 {
+			t.Fatalf("bench %s: status %d, %s", strings.Join(args, " "), s, errOut.String())
+		}
+		var r report
+		if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+		}
+		if r.Decode.Tokens != c.positions || r.UntilBOS != c.ended || r.Generate == nil || r.Generate.Tokens != c.positions {
+			t.Errorf("bench %s: decode of %d positions (ended at BOS: %v), Generate %+v; want %d positions (%v)",
+				strings.Join(args, " "), r.Decode.Tokens, r.UntilBOS, r.Generate, c.positions, c.ended)
 		}
 	}
 }

@@ -21,11 +21,19 @@
 # Each row runs both programs ROUNDS times (default 5), alternating, and
 # prints the median tok/s of each, their ratio, and the lowest and highest
 # of the rounds' own ratios (each round runs the two one after the other,
-# so a wide range says the machine's speed moved). run.c reports its own
-# rate (it leaves the first token out of its clock); the engine's figure is
-# bench's decode rate (the median of 3 runs after a warm-up, every token
-# timed). Other work on the machine moves both: compare only numbers from
-# one run of this script.
+# so a wide range says the machine's speed moved). Other work on the
+# machine moves both: compare only numbers from one run of this script.
+#
+# Both decode the same positions. run.c stops where the model chooses BOS
+# (token 1), which a trained model can do after a few dozen tokens, so the
+# engine's decode stops there too (bench -until-bos). The engine's figure
+# is bench's decode rate: the median of 5 runs after a warm-up, every token
+# timed in nanoseconds. run.c times its decode in whole milliseconds (and
+# leaves the first token out), which for a short text is a coarse clock:
+# so a round runs it again and again for at least a second, and its figure
+# is the harmonic mean of the rates it reports. As every run makes the
+# same tokens, that is all their tokens over all their time, and the
+# millisecond roundings, as often down as up, cancel out.
 #
 # A run that finishes is appended to engine/cmd/bench/results.md (see
 # versus-common.sh, which the three versus scripts share).
@@ -48,20 +56,28 @@ if $cc -Ofast -march=native -fopenmp -o "$tmp/runomp" "$l2c/run.c" -lm 2>/dev/nu
 "$tmp/bench" -make-model "$tmp/random15M.bin" -make-tokenizer "$tmp/tok32000.bin" \
 	-dim 288 -hidden 768 -layers 6 -heads 6 -kv-heads 6 -vocab 32000 -seq-len 256 >/dev/null
 
-# c_rate MODEL TOKENIZER STEPS THREADS prints run.c's tok/s.
+# c_rate MODEL TOKENIZER STEPS THREADS prints run.c's tok/s: the harmonic
+# mean of the rates of at least 3 runs, run for at least a second. A run
+# too short for run.c's clock (it prints inf) adds its tokens and no time.
 c_rate() {
 	prog=$tmp/run
 	[ "$4" -gt 1 ] && prog=$tmp/runomp
-	OMP_NUM_THREADS=$4 "$prog" "$1" -z "$2" -t 0 -n "$3" -i "" 2>&1 >/dev/null | awk '/achieved tok\/s/ { print $NF }'
+	until=$(($(date +%s%N) + 1000000000)) n=0
+	while [ $n -lt 3 ] || [ "$(date +%s%N)" -lt $until ]; do
+		OMP_NUM_THREADS=$4 "$prog" "$1" -z "$2" -t 0 -n "$3" -i "" 2>&1 >/dev/null | awk '/achieved tok\/s/ { print $NF }'
+		n=$((n + 1))
+	done | awk '{ n++ } $1 !~ /inf/ && $1 > 0 { s += 1 / $1 } END { if (n == 0) exit 1; if (s > 0) printf "%f\n", n / s; else print "inf" }'
 }
 
-# go_rate MODEL STEPS THREADS prints the engine's decode tok/s.
+# go_rate MODEL STEPS THREADS prints the engine's decode tok/s, and the
+# positions it decoded to "$tmp/positions".
 go_rate() {
-	"$tmp/bench" -model "$1" -steps "$2" -threads "$3" -prompt 8 -runs 3 -no-cache 0 -json |
-		awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }'
+	"$tmp/bench" -model "$1" -steps "$2" -threads "$3" -until-bos -prompt 8 -runs 5 -no-cache 0 -json >"$tmp/json"
+	awk -F': ' '/"tokens"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json" >"$tmp/positions"
+	awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json"
 }
 
-say '%-32s %7s %12s %12s %7s %13s\n' model threads "C tok/s" "engine tok/s" ratio "round ratios"
+say '%-32s %7s %9s %12s %12s %7s %13s\n' model threads positions "C tok/s" "engine tok/s" ratio "round ratios"
 row() { # NAME MODEL TOKENIZER STEPS THREADS
 	: >"$tmp/c" && : >"$tmp/go"
 	i=0
@@ -71,7 +87,7 @@ row() { # NAME MODEL TOKENIZER STEPS THREADS
 		i=$((i + 1))
 	done
 	c=$(median <"$tmp/c") g=$(median <"$tmp/go")
-	say '%-32s %7d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
+	say '%-32s %7d %9d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$(cat "$tmp/positions")" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
 }
 
 row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
@@ -88,6 +104,6 @@ if [ "${WITH_110M:-}" = 1 ]; then
 	if [ -n "$omp" ]; then row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 2; fi
 fi
 [ -n "$omp" ] || say '%s\n' "(no two-thread rows: $cc has no OpenMP)"
-say '%s\n' "(decode, greedy; ratio = engine / run.c; rounds: $rounds)"
+say '%s\n' "(decode, greedy, until the model chooses BOS or the steps run out; ratio = engine / run.c; rounds: $rounds)"
 l2cv=$(git -C "$l2c" rev-parse --short HEAD 2>/dev/null) && l2cv="commit $l2cv" || l2cv="sha256 $(sha256sum "$l2c/run.c" | cut -c1-12)"
 record "llama2.c's run.c ($l2cv), built by $($cc --version | head -n 1) with -Ofast -march=native${omp:+ (and -fopenmp for 2 threads)}"

@@ -7,10 +7,12 @@ import "github.com/tokenbytoken/course/engine/internal/parallel"
 // and the course's evaluations use too: one team, so that work from all
 // of them never competes with a second set of spinning helpers.
 
-// parallelFor is parallel.For: f(worker, start, end) over ranges that
-// cover the items 0..n-1 once, on all the cores when worth is true.
+// parallelFor is parallel.ForEqual: f(worker, start, end) over ranges that
+// cover the items 0..n-1 once, on all the cores when worth is true. The
+// engine's items (a product's rows, heads, tokens of a batch, pieces of
+// the vocabulary) each cost about the same.
 func parallelFor(n int, worth bool, f func(worker, start, end int)) {
-	parallel.For(n, worth, f)
+	parallel.ForEqual(n, worth, f)
 }
 
 // maxWorkers is the number of cores Go may use: parallelFor's worker

@@ -28,6 +28,12 @@ import (
 // never waits for a helper that has not started, so a second core never
 // makes a pass much slower than one core would be. The chunks shrink as
 // the piece goes (see cut), so that the cores finish close together.
+//
+// Taking a chunk costs a few atomic operations on memory the cores share,
+// which for a decode step's short pieces adds up: a piece of items that
+// all cost the same, such as a product's rows, is better cut into a few
+// equal chunks (ForEqual), and one of items whose cost varies, such as
+// whole generations, into shrinking ones (For).
 
 // For calls f(worker, start, end) for ranges start..end-1 that cover the
 // items 0..n-1 exactly once, on all the cores at the same time, and
@@ -40,6 +46,25 @@ import (
 // on goroutines of its own), but its worker numbers are the inner call's:
 // scratch indexed by the outer worker number must not be shared with it.
 func For(n int, worth bool, f func(worker, start, end int)) {
+	forChunks(n, worth, 1, f)
+}
+
+// ForEqual is For for items that each cost about the same, such as the
+// rows of a matrix product: it cuts the items into perCore equal chunks a
+// core, not shrinking ones, so a short piece costs fewer hand-offs. A core
+// that the operating system runs late still leaves its chunks to the
+// others.
+func ForEqual(n int, worth bool, f func(worker, start, end int)) {
+	chunks := perCore * Workers()
+	forChunks(n, worth, (n+chunks-1)/chunks, f)
+}
+
+// perCore is how many chunks a core gets in ForEqual: more than one, so
+// that a core that starts late takes less.
+const perCore = 2
+
+// forChunks is For with chunks of at least least items (see cut).
+func forChunks(n int, worth bool, least int, f func(worker, start, end int)) {
 	workers := min(Workers(), n)
 	if !worth || workers < 2 {
 		f(0, 0, n)
@@ -52,20 +77,22 @@ func For(n int, worth bool, f func(worker, start, end int)) {
 		spawnFor(n, (n+workers-1)/workers, f)
 		return
 	}
-	t.run(n, f)
+	t.run(n, least, f)
 	t.busy.Unlock()
 }
 
 // cut appends to bounds the ends of the chunks that n items are cut into
 // for cores cores, after a first 0: chunk i is items bounds[i] to
 // bounds[i+1]-1. Each chunk is the items still left divided by
-// shrink·cores, and at least one item (or n/countMask items, as there
-// can be no more chunks than that), so the first chunks are long and the
-// last ones short. A core that takes the last long chunk then finishes it
-// while the others share the short ones, and no core waits for long at
-// the end of a piece, as one can when all the chunks are the same size.
-func cut(bounds []int, n, cores int) []int {
-	least := max((n+countMask-1)/countMask, 1)
+// shrink·cores, and at least least items, and one (or n/countMask items,
+// as there can be no more chunks than that), so the first chunks are
+// long and the last ones short. A core that takes the last long chunk
+// then finishes it while the others share the short ones, and no core
+// waits for long at the end of a piece, as one can when all the chunks
+// are the same size and some items take longer. ForEqual's least is as
+// long as the first chunk, so its chunks are equal but a shorter last.
+func cut(bounds []int, n, cores, least int) []int {
+	least = max(least, (n+countMask-1)/countMask, 1)
 	bounds = append(bounds[:0], 0)
 	for done := 0; done < n; {
 		done = min(done+max((n-done)/(shrink*cores), least), n)
@@ -183,10 +210,10 @@ func theTeam(size int) *team {
 	return t
 }
 
-// run does one piece of n items with the helpers and returns when every
-// chunk is done.
-func (t *team) run(n int, f func(worker, start, end int)) {
-	t.f, t.bounds = f, cut(t.bounds, n, t.size)
+// run does one piece of n items, in chunks of at least least items, with
+// the helpers and returns when every chunk is done.
+func (t *team) run(n, least int, f func(worker, start, end int)) {
+	t.f, t.bounds = f, cut(t.bounds, n, t.size, least)
 	chunks := len(t.bounds) - 1
 	t.remaining.Store(int64(n))
 	t.pieceNumbers = (t.pieceNumbers + 1) & countMask

@@ -77,29 +77,43 @@ func TestForCoversEveryItemOnce(t *testing.T) {
 // TestCut checks the chunks a piece is cut into: they cover the items in
 // order, each at least one item, never longer than the one before but the
 // last, the first a share of the items by shrink·cores, and never more
-// chunks than a piece can number.
+// chunks than a piece can number. With ForEqual's least, every chunk but
+// a shorter last is as long as the first, perCore of them a core.
 func TestCut(t *testing.T) {
 	var bounds []int
 	for _, tc := range []struct{ n, cores int }{
-		{1, 2}, {2, 2}, {3, 2}, {6, 2}, {72, 2}, {192, 2}, {8000, 2}, {8000, 3},
+		{1, 2}, {2, 2}, {3, 2}, {6, 2}, {50, 2}, {72, 2}, {192, 2}, {8000, 2}, {8000, 3},
 		{100, 64}, {1 << 20, 2}, {1 << 24, 100000}, {countMask + 1, 1 << 20},
 	} {
-		bounds = cut(bounds, tc.n, tc.cores)
-		chunks := len(bounds) - 1
-		if bounds[0] != 0 || bounds[chunks] != tc.n || chunks > countMask {
-			t.Fatalf("cut(%d items, %d cores) = %d chunks from %d to %d; want at most %d chunks from 0 to %d",
-				tc.n, tc.cores, chunks, bounds[0], bounds[chunks], countMask, tc.n)
-		}
-		if first, want := bounds[1], max(tc.n/(shrink*tc.cores), 1, (tc.n+countMask-1)/countMask); first != min(want, tc.n) {
-			t.Errorf("cut(%d items, %d cores): first chunk %d items, want %d", tc.n, tc.cores, first, min(want, tc.n))
-		}
-		for i := 1; i <= chunks; i++ {
-			size := bounds[i] - bounds[i-1]
-			if size < 1 {
-				t.Fatalf("cut(%d items, %d cores): chunk %d is %d items", tc.n, tc.cores, i-1, size)
+		for _, equal := range []bool{false, true} {
+			least := 1
+			if equal {
+				least = (tc.n + perCore*tc.cores - 1) / (perCore * tc.cores)
 			}
-			if i > 1 && i < chunks && size > bounds[i-1]-bounds[i-2] {
-				t.Fatalf("cut(%d items, %d cores): chunk %d is %d items, after one of %d", tc.n, tc.cores, i-1, size, bounds[i-1]-bounds[i-2])
+			bounds = cut(bounds, tc.n, tc.cores, least)
+			chunks := len(bounds) - 1
+			call := fmt.Sprintf("cut(%d items, %d cores, least %d)", tc.n, tc.cores, least)
+			if bounds[0] != 0 || bounds[chunks] != tc.n || chunks > countMask {
+				t.Fatalf("%s = %d chunks from %d to %d; want at most %d chunks from 0 to %d",
+					call, chunks, bounds[0], bounds[chunks], countMask, tc.n)
+			}
+			if first, want := bounds[1], max(tc.n/(shrink*tc.cores), least, (tc.n+countMask-1)/countMask); first != min(want, tc.n) {
+				t.Errorf("%s: first chunk %d items, want %d", call, first, min(want, tc.n))
+			}
+			for i := 1; i <= chunks; i++ {
+				size := bounds[i] - bounds[i-1]
+				if size < 1 {
+					t.Fatalf("%s: chunk %d is %d items", call, i-1, size)
+				}
+				if i > 1 && i < chunks && size > bounds[i-1]-bounds[i-2] {
+					t.Fatalf("%s: chunk %d is %d items, after one of %d", call, i-1, size, bounds[i-1]-bounds[i-2])
+				}
+				if equal && i < chunks && size != bounds[1] {
+					t.Fatalf("%s: chunk %d is %d items, the first %d: want them equal but the last", call, i-1, size, bounds[1])
+				}
+			}
+			if equal && chunks > perCore*tc.cores {
+				t.Errorf("%s: %d chunks, want at most %d", call, chunks, perCore*tc.cores)
 			}
 		}
 	}

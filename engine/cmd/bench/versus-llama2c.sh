@@ -35,6 +35,16 @@
 # same tokens, that is all their tokens over all their time, and the
 # millisecond roundings, as often down as up, cancel out.
 #
+# Two more columns give the cost of everything around the forward pass,
+# as a share of the raw decode's rate: "Generate" is bench's Generate row
+# (engine.Generate decoding greedily, with its sampler, log-probabilities
+# and text, its runs alternating with the raw decode's), and "generate"
+# is the generate command, -temperature 0 from an empty prompt, writing
+# its text to a file: the decode rate it reports, the median of 5 runs a
+# round, over bench's decode rate in the same round. The command stops
+# at the model's end of text (an EOS, where run.c goes on to BOS), so its
+# text can be a token shorter.
+#
 # A run that finishes is appended to engine/cmd/bench/results.md (see
 # versus-common.sh, which the three versus scripts share).
 set -eu
@@ -50,6 +60,7 @@ done
 cc=${CC:-cc}
 cmdline="$0 $*"
 . "$(dirname "$0")/versus-common.sh"
+go build -o "$tmp/generate" ./engine/cmd/generate
 $cc -Ofast -march=native -o "$tmp/run" "$l2c/run.c" -lm
 omp=
 if $cc -Ofast -march=native -fopenmp -o "$tmp/runomp" "$l2c/run.c" -lm 2>/dev/null; then omp=1; fi
@@ -69,25 +80,38 @@ c_rate() {
 	done | awk '{ n++ } $1 !~ /inf/ && $1 > 0 { s += 1 / $1 } END { if (n == 0) exit 1; if (s > 0) printf "%f\n", n / s; else print "inf" }'
 }
 
-# go_rate MODEL STEPS THREADS prints the engine's decode tok/s, and the
-# positions it decoded to "$tmp/positions".
+# go_rate MODEL TOKENIZER STEPS THREADS prints the engine's decode tok/s,
+# and appends the positions it decoded to "$tmp/positions" and its
+# Generate row's rate over the decode's to "$tmp/gen".
 go_rate() {
-	"$tmp/bench" -model "$1" -steps "$2" -threads "$3" -until-bos -prompt 8 -runs 5 -no-cache 0 -json >"$tmp/json"
+	"$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 5 -no-cache 0 -json >"$tmp/json"
 	awk -F': ' '/"tokens"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json" >"$tmp/positions"
+	awk '/"generate_vs_decode"/ { on = 1 } on && /"median"/ { sub(/.*: */, ""); sub(/,/, ""); print; exit }' "$tmp/json" >>"$tmp/gen"
 	awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json"
 }
 
-say '%-32s %7s %9s %12s %12s %7s %13s\n' model threads positions "C tok/s" "engine tok/s" ratio "round ratios"
+# cmd_rate MODEL TOKENIZER STEPS THREADS prints the decode tok/s the
+# generate command reports: the median of 5 runs.
+cmd_rate() {
+	for _ in 1 2 3 4 5; do
+		GOMAXPROCS=$4 "$tmp/generate" -model "$1" -tokenizer "$2" -n "$3" -temperature 0 -prompt "" 2>&1 >"$tmp/text" |
+			sed -n 's/.* new tokens\{0,1\} in .* (\([0-9.]*\) tok\/s).*/\1/p'
+	done | median
+}
+
+say '%-29s %7s %9s %10s %12s %6s %12s %8s %8s\n' model threads positions "C tok/s" "engine tok/s" ratio "round ratios" Generate generate
 row() { # NAME MODEL TOKENIZER STEPS THREADS
-	: >"$tmp/c" && : >"$tmp/go"
+	: >"$tmp/c" && : >"$tmp/go" && : >"$tmp/gen" && : >"$tmp/cmd"
 	i=0
 	while [ $i -lt "$rounds" ]; do
 		c_rate "$2" "$3" "$4" "$5" >>"$tmp/c"
-		go_rate "$2" "$4" "$5" >>"$tmp/go"
+		g=$(go_rate "$2" "$3" "$4" "$5")
+		echo "$g" >>"$tmp/go"
+		echo "$(cmd_rate "$2" "$3" "$4" "$5") $g" | awk '{ print $1 / $2 }' >>"$tmp/cmd"
 		i=$((i + 1))
 	done
 	c=$(median <"$tmp/c") g=$(median <"$tmp/go")
-	say '%-32s %7d %9d %12.1f %12.1f %7.2f %13s\n' "$1" "$5" "$(cat "$tmp/positions")" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")"
+	say '%-29s %7d %9d %10.1f %12.1f %6.2f %12s %8.3f %8.3f\n' "$1" "$5" "$(cat "$tmp/positions")" "$c" "$g" "$(echo "$g $c" | awk '{ print $1 / $2 }')" "$(spread "$tmp/c" "$tmp/go")" "$(median <"$tmp/gen")" "$(median <"$tmp/cmd")"
 }
 
 row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
@@ -104,6 +128,6 @@ if [ "${WITH_110M:-}" = 1 ]; then
 	if [ -n "$omp" ]; then row "110M shape (random)" "$tmp/random110M.bin" "$tmp/tok32000.bin" 256 2; fi
 fi
 [ -n "$omp" ] || say '%s\n' "(no two-thread rows: $cc has no OpenMP)"
-say '%s\n' "(decode, greedy, until the model chooses BOS or the steps run out; ratio = engine / run.c; rounds: $rounds)"
+say '%s\n' "(decode, greedy, until the model chooses BOS or the steps run out; ratio = engine / run.c; Generate, generate = their rate / the engine's decode rate; medians of $rounds rounds)"
 l2cv=$(git -C "$l2c" rev-parse --short HEAD 2>/dev/null) && l2cv="commit $l2cv" || l2cv="sha256 $(sha256sum "$l2c/run.c" | cut -c1-12)"
 record "llama2.c's run.c ($l2cv), built by $($cc --version | head -n 1) with -Ofast -march=native${omp:+ (and -fopenmp for 2 threads)}"

@@ -40,8 +40,10 @@
 # (engine.Generate decoding greedily, with its sampler, log-probabilities
 # and text, its runs alternating with the raw decode's), and "generate"
 # is the generate command, -temperature 0 from an empty prompt, writing
-# its text to a file: the decode rate it reports, the median of 5 runs a
-# round, over bench's decode rate in the same round. The command stops
+# its text to a file: the decode rate it reports over the decode rate of
+# a bench run just before it, the median of 5 such pairs a round (a
+# process's rate moves with the machine's from one second to the next,
+# so each pair runs close together). The command stops
 # at the model's end of text (an EOS, where run.c goes on to BOS), so its
 # text can be a token shorter.
 #
@@ -90,12 +92,15 @@ go_rate() {
 	awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json"
 }
 
-# cmd_rate MODEL TOKENIZER STEPS THREADS prints the decode tok/s the
-# generate command reports: the median of 5 runs.
-cmd_rate() {
+# cmd_ratio MODEL TOKENIZER STEPS THREADS prints the median of 5 ratios of
+# the decode tok/s the generate command reports to that of a bench run
+# just before it.
+cmd_ratio() {
 	for _ in 1 2 3 4 5; do
+		d=$("$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 1 -no-cache 0 -json |
+			awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }')
 		GOMAXPROCS=$4 "$tmp/generate" -model "$1" -tokenizer "$2" -n "$3" -temperature 0 -prompt "" 2>&1 >"$tmp/text" |
-			sed -n 's/.* new tokens\{0,1\} in .* (\([0-9.]*\) tok\/s).*/\1/p'
+			sed -n 's/.* new tokens\{0,1\} in .* (\([0-9.]*\) tok\/s).*/\1/p' | awk -v d="$d" '{ print $1 / d }'
 	done | median
 }
 
@@ -107,7 +112,7 @@ row() { # NAME MODEL TOKENIZER STEPS THREADS
 		c_rate "$2" "$3" "$4" "$5" >>"$tmp/c"
 		g=$(go_rate "$2" "$3" "$4" "$5")
 		echo "$g" >>"$tmp/go"
-		echo "$(cmd_rate "$2" "$3" "$4" "$5") $g" | awk '{ print $1 / $2 }' >>"$tmp/cmd"
+		cmd_ratio "$2" "$3" "$4" "$5" >>"$tmp/cmd"
 		i=$((i + 1))
 	done
 	c=$(median <"$tmp/c") g=$(median <"$tmp/go")

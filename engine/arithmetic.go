@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 
-	"github.com/tokenbytoken/course/engine/internal/f16"
 	"github.com/tokenbytoken/course/engine/internal/ggml"
 )
 
@@ -132,6 +131,3 @@ func (t *ropeLlamaCpp) extend(positions int) {
 func (t *ropeLlamaCpp) apply(vec []float32, pos, r0, r1 int) {
 	ggml.Rotate(vec[r0:r1], t.cs[pos*t.hs:(pos+1)*t.hs])
 }
-
-// storeHalf rounds src to f16 into the words dst (len(src)/2 of them).
-func storeHalf(dst, src []float32) { f16.Encode(halves(dst)[:len(src)], src) }

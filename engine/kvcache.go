@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/tokenbytoken/course/engine/internal/f16"
 )
 
 // KVCache keeps the keys and values that every layer computed for every
@@ -152,6 +154,10 @@ func (kv *KVCache) Layer(layer, n int) (keys, values []float32) {
 	o := layer * kv.room * kv.width
 	return kv.Keys[o : o+n*kv.width], kv.Values[o : o+n*kv.width]
 }
+
+// storeHalf rounds src to f16 into the cache's words dst (len(src)/2 of
+// them).
+func storeHalf(dst, src []float32) { f16.Encode(halves(dst)[:len(src)], src) }
 
 // halves views words as the f16 numbers they hold, two a word.
 func halves(words []float32) []uint16 {

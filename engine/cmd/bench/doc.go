@@ -46,10 +46,12 @@
 // memory is read from /proc on Linux and left out elsewhere.
 //
 // versus-llama2c.sh, beside this file, runs bench and llama2.c's run.c
-// (compiled from a checkout the user names) side by side, interleaved, and
-// prints their decode rates and ratios; versus-llamacpp.sh does the same
-// with a llama.cpp build the user names, for decode and prefill, and
-// versus-smollm2.sh on SmolLM2. Each run of them that finishes is appended
+// (compiled from a checkout the user names) side by side, interleaved, on
+// the same positions (-until-bos), and prints their decode rates and
+// ratios, with what engine.Generate and the generate command keep of the
+// raw decode's rate. versus-llamacpp.sh compares decode and prefill with
+// a llama.cpp build the user names, and versus-smollm2.sh does so on
+// SmolLM2. Each run of them that finishes is appended
 // to results.md, beside them, with its command, commit, date and machine:
 // the figures, kept out of the code's comments, and how they move over time.
 //

@@ -27,8 +27,10 @@
 # Both decode the same positions. run.c stops where the model chooses BOS
 # (token 1), which a trained model can do after a few dozen tokens, so the
 # engine's decode stops there too (bench -until-bos). The engine's figure
-# is bench's decode rate: the median of 5 runs after a warm-up, every token
-# timed in nanoseconds. run.c times its decode in whole milliseconds (and
+# is bench's decode rate: the median of RUNS runs after a warm-up (5, or
+# more for a model whose text is short or whose step is quick, so that a
+# round times about as long for every row), every token timed in
+# nanoseconds. run.c times its decode in whole milliseconds (and
 # leaves the first token out), which for a short text is a coarse clock:
 # so a round runs it again and again for at least a second, and its figure
 # is the harmonic mean of the rates it reports. As every run makes the
@@ -41,7 +43,7 @@
 # and text, its runs alternating with the raw decode's), and "generate"
 # is the generate command, -temperature 0 from an empty prompt, writing
 # its text to a file: the decode rate it reports over the decode rate of
-# a bench run just before it, the median of 5 such pairs a round (a
+# a bench run just before it, the median of 9 such pairs a round (a
 # process's rate moves with the machine's from one second to the next,
 # so each pair runs close together). The command stops
 # at the model's end of text (an EOS, where run.c goes on to BOS), so its
@@ -82,21 +84,21 @@ c_rate() {
 	done | awk '{ n++ } $1 !~ /inf/ && $1 > 0 { s += 1 / $1 } END { if (n == 0) exit 1; if (s > 0) printf "%f\n", n / s; else print "inf" }'
 }
 
-# go_rate MODEL TOKENIZER STEPS THREADS prints the engine's decode tok/s,
+# go_rate MODEL TOKENIZER STEPS THREADS RUNS prints the engine's decode tok/s,
 # and appends the positions it decoded to "$tmp/positions" and its
 # Generate row's rate over the decode's to "$tmp/gen".
 go_rate() {
-	"$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 5 -no-cache 0 -json >"$tmp/json"
+	"$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs "$5" -no-cache 0 -json >"$tmp/json"
 	awk -F': ' '/"tokens"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json" >"$tmp/positions"
 	awk '/"generate_vs_decode"/ { on = 1 } on && /"median"/ { sub(/.*: */, ""); sub(/,/, ""); print; exit }' "$tmp/json" >>"$tmp/gen"
 	awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json"
 }
 
-# cmd_ratio MODEL TOKENIZER STEPS THREADS prints the median of 5 ratios of
+# cmd_ratio MODEL TOKENIZER STEPS THREADS prints the median of 9 ratios of
 # the decode tok/s the generate command reports to that of a bench run
 # just before it.
 cmd_ratio() {
-	for _ in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5 6 7 8 9; do
 		d=$("$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 1 -no-cache 0 -json |
 			awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }')
 		GOMAXPROCS=$4 "$tmp/generate" -model "$1" -tokenizer "$2" -n "$3" -temperature 0 -prompt "" 2>&1 >"$tmp/text" |
@@ -105,12 +107,12 @@ cmd_ratio() {
 }
 
 say '%-29s %7s %9s %10s %12s %6s %12s %8s %8s\n' model threads positions "C tok/s" "engine tok/s" ratio "round ratios" Generate generate
-row() { # NAME MODEL TOKENIZER STEPS THREADS
+row() { # NAME MODEL TOKENIZER STEPS THREADS [RUNS]
 	: >"$tmp/c" && : >"$tmp/go" && : >"$tmp/gen" && : >"$tmp/cmd"
 	i=0
 	while [ $i -lt "$rounds" ]; do
 		c_rate "$2" "$3" "$4" "$5" >>"$tmp/c"
-		g=$(go_rate "$2" "$3" "$4" "$5")
+		g=$(go_rate "$2" "$3" "$4" "$5" "${6:-5}")
 		echo "$g" >>"$tmp/go"
 		cmd_ratio "$2" "$3" "$4" "$5" >>"$tmp/cmd"
 		i=$((i + 1))
@@ -121,11 +123,11 @@ row() { # NAME MODEL TOKENIZER STEPS THREADS
 
 row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 1
 [ -n "$omp" ] && row "stories15M shape (random)" "$tmp/random15M.bin" "$tmp/tok32000.bin" 256 2
-row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 1
-row "stories260K, 512 steps" "$models/stories260K.bin" "$models/tok512.bin" 512 1
-[ -n "$omp" ] && row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 2
-row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 1
-[ -n "$omp" ] && row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 2
+row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 1 101
+row "stories260K, 512 steps" "$models/stories260K.bin" "$models/tok512.bin" 512 1 101
+[ -n "$omp" ] && row "stories260K" "$models/stories260K.bin" "$models/tok512.bin" 256 2 101
+row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 1 301
+[ -n "$omp" ] && row "the course's default target" engine/models/target.bin engine/models/tokenizer.bin 256 2 301
 if [ "${WITH_110M:-}" = 1 ]; then
 	"$tmp/bench" -make-model "$tmp/random110M.bin" \
 		-dim 768 -hidden 2048 -layers 12 -heads 12 -kv-heads 12 -vocab 32000 -seq-len 1024 >/dev/null

@@ -317,24 +317,20 @@ func measure(s settings, stdout io.Writer) error {
 		}
 	}
 
-	// Decode: greedy from BOS, one position at a time, as llama2.c's run.c
-	// does with -t 0 -n steps.
+	// Decode: greedy from BOS, one position at a time (greedyDecode).
 	decodeFrom := func(st *engine.State) error {
-		token := 1
-		for pos := range s.steps {
-			logits, err := st.Forward(token, pos)
-			if err != nil {
-				return err
-			}
-			token = engine.Argmax(logits)
-		}
-		return nil
+		_, err := greedyDecode(st, s.steps, false)
+		return err
 	}
 	if s.untilBOS {
 		// Greedy decoding gives the same tokens every time: one run
 		// finds where the model chooses BOS, and every timed run (the
 		// Generate row's too) runs that many positions.
-		n, err := positionsUntilBOS(m, s.steps)
+		st := m.NewState()
+		if err := st.Reserve(s.steps); err != nil {
+			return err
+		}
+		n, err := greedyDecode(st, s.steps, true)
 		if err != nil {
 			return err
 		}
@@ -651,26 +647,23 @@ func median[T time.Duration | float64](x []T) T {
 	return x[n/2]
 }
 
-// positionsUntilBOS decodes greedily from BOS, as the decode row does, and
-// returns the number of positions run up to and including the one after
-// which the model chose BOS (token 1) again, as llama2.c's run.c stops
-// there; most is returned when it never does within most positions.
-func positionsUntilBOS(m *engine.Model, most int) (int, error) {
-	st := m.NewState()
-	if err := st.Reserve(most); err != nil {
-		return 0, err
-	}
+// greedyDecode runs st greedily from BOS (token 1) for at most steps
+// positions, each followed by the argmax of its logits, as llama2.c's
+// run.c does with -t 0 -n steps, and returns the positions run. With
+// untilBOS it stops, as run.c does, after the position whose argmax is
+// BOS again.
+func greedyDecode(st *engine.State, steps int, untilBOS bool) (int, error) {
 	token := 1
-	for pos := range most {
+	for pos := range steps {
 		logits, err := st.Forward(token, pos)
 		if err != nil {
-			return 0, err
+			return pos, err
 		}
-		if token = engine.Argmax(logits); token == 1 {
+		if token = engine.Argmax(logits); untilBOS && token == 1 {
 			return pos + 1, nil
 		}
 	}
-	return most, nil
+	return steps, nil
 }
 
 // generateFrom times engine.Generate decoding positions positions greedily

@@ -79,6 +79,13 @@ type Options struct {
 	// TopLogProbs, when positive, fills Step.TopLogProbs with that many of
 	// the most likely tokens at each step.
 	TopLogProbs int
+	// NoLogProbs leaves Step.LogProb (and, with a Constraint,
+	// Step.ConstrainedLogProb) NaN: not computed. Choosing a token does not need them, and computing them is
+	// a pass of exponentials over the whole vocabulary at every step: a
+	// caller that only shows the text (the generate command without -json)
+	// saves that time. Beam search fills them anyway, as it ranks its
+	// hypotheses by them. TopLogProbs is unaffected.
+	NoLogProbs bool
 	// Trace fills Step.Stages with the distribution after every sampling
 	// stage (costly for big vocabularies: one softmax per stage).
 	Trace bool
@@ -214,7 +221,7 @@ type Step struct {
 	// several tokens (text released). Joining every step's Text gives the
 	// whole output.
 	Text    string
-	LogProb float64 // log-probability the model gave this token (before any sampling stage)
+	LogProb float64 // log-probability the model gave this token (before any sampling stage); NaN with Options.NoLogProbs
 	Pos     int     // its position in the sequence (the prompt starts at 0)
 	// ConstrainedLogProb is, with Options.Constraint, the token's
 	// log-probability among the tokens the constraint allowed: the model's
@@ -443,12 +450,19 @@ func (o Options) pick(sampler *Sampler, tok *Tokenizer, logits, masked []float32
 	if err != nil {
 		return step, fmt.Errorf("sampling the token at position %d: %w", len(seq), err)
 	}
-	lse := logSumExp(logits)
-	step.LogProb = logProb(logits[step.ID], lse)
-	if allowed != nil {
-		// The allowed tokens' mass is at most 1; the rounding of lse's
-		// float32 exponentials must not make it more.
-		step.ConstrainedLogProb = step.LogProb - min(logMass(logits, lse, allowed), 0)
+	if o.NoLogProbs {
+		step.LogProb = math.NaN()
+		if allowed != nil {
+			step.ConstrainedLogProb = math.NaN()
+		}
+	} else {
+		lse := logSumExp(logits)
+		step.LogProb = logProb(logits[step.ID], lse)
+		if allowed != nil {
+			// The allowed tokens' mass is at most 1; the rounding of lse's
+			// float32 exponentials must not make it more.
+			step.ConstrainedLogProb = step.LogProb - min(logMass(logits, lse, allowed), 0)
+		}
 	}
 	if o.TopLogProbs > 0 {
 		step.TopLogProbs = TopLogProbs(logits, o.TopLogProbs)

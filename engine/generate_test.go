@@ -328,3 +328,59 @@ func TestEmptyPromptWithoutBOS(t *testing.T) {
 		break
 	}
 }
+
+// TestGenerateNoLogProbs: NoLogProbs changes no token and no text, only
+// leaves the log-probabilities it names NaN; TopLogProbs and beam search's
+// own log-probabilities are still there.
+func TestGenerateNoLogProbs(t *testing.T) {
+	m, tok, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	draft, _, err := DefaultDraft()
+	if err != nil {
+		t.Fatal(err)
+	}
+	constraint := constraintFor(t, tok, `[a-z]+( [a-z]+)*\.`)
+	for _, c := range []struct {
+		name string
+		opts Options
+		kept bool // the decoder fills LogProb anyway
+	}{
+		{"greedy", Options{}, false},
+		{"sampled", Options{Temperature: 0.8, TopK: 20, Seed: 3, TopLogProbs: 2}, false},
+		{"constrained", Options{Constraint: constraint, Temperature: 0.9, Seed: 5}, false},
+		{"no cache", Options{Decoder: NoCache{}}, false},
+		{"speculative", Options{Temperature: 0.7, Seed: 9, Decoder: Speculation{Drafter: DraftLM{NewModelLM(draft, 1)}, Gamma: 3}}, false},
+		{"beam", Options{Decoder: Beam{Width: 2}}, true},
+	} {
+		c.opts.MaxNewTokens = 24
+		with := steps(t, context.Background(), m, tok, "// ", c.opts)
+		c.opts.NoLogProbs = true
+		without := steps(t, context.Background(), m, tok, "// ", c.opts)
+		if len(with) != len(without) {
+			t.Fatalf("%s: %d steps with NoLogProbs, %d without", c.name, len(without), len(with))
+		}
+		for i, s := range without {
+			w := with[i]
+			if s.ID != w.ID || s.Text != w.Text || s.Finish != w.Finish {
+				t.Fatalf("%s, step %d: token %d %q (%s) with NoLogProbs, %d %q (%s) without", c.name, i, s.ID, s.Text, s.Finish, w.ID, w.Text, w.Finish)
+			}
+			if s.ID == NoToken {
+				continue
+			}
+			if c.kept && s.LogProb != w.LogProb || !c.kept && !math.IsNaN(s.LogProb) {
+				t.Errorf("%s, step %d: LogProb %v with NoLogProbs (%v without); want %s", c.name, i, s.LogProb, w.LogProb, map[bool]string{true: "the same", false: "NaN"}[c.kept])
+			}
+			if math.IsNaN(w.LogProb) || w.LogProb > 0 {
+				t.Errorf("%s, step %d: LogProb %v without NoLogProbs, want a log-probability", c.name, i, w.LogProb)
+			}
+			if c.opts.Constraint != nil && !math.IsNaN(s.ConstrainedLogProb) {
+				t.Errorf("%s, step %d: ConstrainedLogProb %v with NoLogProbs, want NaN", c.name, i, s.ConstrainedLogProb)
+			}
+			if len(s.TopLogProbs) != len(w.TopLogProbs) || len(s.TopLogProbs) > 0 && s.TopLogProbs[0] != w.TopLogProbs[0] {
+				t.Errorf("%s, step %d: TopLogProbs %v with NoLogProbs, %v without", c.name, i, s.TopLogProbs, w.TopLogProbs)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 )
 
 // LM is a language model seen from outside: given the tokens so far, it
@@ -230,6 +231,9 @@ type DecodeOptions struct {
 	// IsEnd reports whether a token ends the text (that token is the last
 	// one yielded). Nil means no token does.
 	IsEnd func(id int) bool
+	// NoLogProbs leaves Step.LogProb NaN, not computed (see
+	// Options.NoLogProbs).
+	NoLogProbs bool
 }
 
 // Decode is the autoregressive loop over any LM: ask for the logits after
@@ -261,7 +265,11 @@ func Decode(ctx context.Context, lm LM, prompt []int, opts DecodeOptions) iter.S
 			if id < 0 || id >= vocab {
 				return Step{}, fmt.Errorf("pick returned token id %d after %d tokens, outside the vocabulary (0..%d)", id, len(seq), vocab-1)
 			}
-			return Step{ID: id, LogProb: LogProbOf(logits, id)}, nil
+			lp := math.NaN()
+			if !opts.NoLogProbs {
+				lp = LogProbOf(logits, id)
+			}
+			return Step{ID: id, LogProb: lp}, nil
 		}, lmNext(lm))
 	}
 }

@@ -99,3 +99,27 @@ func TestModelLMRowsMatchForward(t *testing.T) {
 		t.Errorf("%d passes counted for 5 questions", lm.Passes)
 	}
 }
+
+// TestDecodeNoLogProbs: Decode with NoLogProbs yields the same tokens and
+// leaves their log-probabilities NaN; without it they are the model's.
+func TestDecodeNoLogProbs(t *testing.T) {
+	lm := fixedLM(0.5, 0.25, 0.25)
+	for _, skip := range []bool{false, true} {
+		n := 0
+		for s, err := range Decode(t.Context(), lm, []int{0}, DecodeOptions{MaxNewTokens: 3, NoLogProbs: skip}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ID == NoToken {
+				continue
+			}
+			n++
+			if want := math.Log(0.5); s.ID != 0 || skip && !math.IsNaN(s.LogProb) || !skip && math.Abs(s.LogProb-want) > 1e-6 {
+				t.Errorf("NoLogProbs %v: token %d with LogProb %v; want token 0 with %s", skip, s.ID, s.LogProb, map[bool]string{true: "NaN", false: fmt.Sprint(want)}[skip])
+			}
+		}
+		if n != 3 {
+			t.Errorf("NoLogProbs %v: %d tokens, want 3", skip, n)
+		}
+	}
+}

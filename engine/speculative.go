@@ -26,6 +26,9 @@ type SpeculativeOptions struct {
 	// IsEnd reports whether a token ends the text (that token is the last
 	// one produced). Nil means no token does.
 	IsEnd func(id int) bool
+	// NoLogProbs leaves Step.LogProb NaN, not computed (see
+	// Options.NoLogProbs).
+	NoLogProbs bool
 }
 
 // SpeculativeStats describe a speculative generation.
@@ -160,7 +163,11 @@ func speculate(d *decoding, target LM, draft Drafter, opts SpeculativeOptions, y
 	// reports whether generation goes on.
 	out := func(id int, logits []float32) bool {
 		st.Tokens = append(st.Tokens, id)
-		return d.emit(yield, d.step(Step{ID: id, LogProb: LogProbOf(logits, id)}, ""))
+		lp := math.NaN()
+		if !opts.NoLogProbs {
+			lp = LogProbOf(logits, id)
+		}
+		return d.emit(yield, d.step(Step{ID: id, LogProb: lp}, ""))
 	}
 	for {
 		// 1. Draft: propose up to γ tokens, never past the length limit
@@ -266,7 +273,7 @@ func (s Speculation) check(o Options) error {
 
 func (s Speculation) generate(d *decoding, m *Model, opts Options, yield func(Step, error) bool) {
 	target := NewModelLM(m, 1)
-	o := SpeculativeOptions{Gamma: s.Gamma, MaxNewTokens: opts.MaxNewTokens, Temperature: opts.Temperature, Seed: opts.Seed, IsEnd: d.isEnd}
+	o := SpeculativeOptions{Gamma: s.Gamma, MaxNewTokens: opts.MaxNewTokens, Temperature: opts.Temperature, Seed: opts.Seed, IsEnd: d.isEnd, NoLogProbs: opts.NoLogProbs}
 	if err := o.check(d.ctx, target, s.Drafter, d.seq); err != nil {
 		yield(Step{}, err)
 		return

@@ -247,6 +247,7 @@ func (cfg *config) options() engine.Options {
 		Stop:              cfg.stops,
 		IncludeStop:       cfg.includeStop,
 		TopLogProbs:       cfg.logprobs,
+		NoLogProbs:        !cfg.json, // only the JSON output shows them
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,5 +209,27 @@ func TestBeamHonoursTimeout(t *testing.T) {
 	}
 	if summary.FinishReason != "deadline" || summary.GeneratedTokens >= 250 {
 		t.Fatalf("summary %+v: want finish reason deadline before 250 tokens (a width-4 search of 250 steps takes far longer than 20ms)", summary)
+	}
+}
+
+// TestLogProbsOnlyForJSON: the text output shows no log-probabilities, so
+// it asks the engine for none; -json shows them, so it does.
+func TestLogProbsOnlyForJSON(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		skip bool
+	}{
+		{[]string{"-prompt", "x"}, true},
+		{[]string{"-prompt", "x", "-temperature", "0"}, true},
+		{[]string{"-prompt", "x", "-json"}, false},
+		{[]string{"-prompt", "x", "-json", "-logprobs", "2"}, false},
+	} {
+		cfg, err := parseFlags(c.args, io.Discard)
+		if err != nil {
+			t.Fatalf("parseFlags(%q): %v", c.args, err)
+		}
+		if got := cfg.options().NoLogProbs; got != c.skip {
+			t.Errorf("generate %q: options().NoLogProbs = %v, want %v", c.args, got, c.skip)
+		}
 	}
 }

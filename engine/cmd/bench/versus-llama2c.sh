@@ -43,9 +43,10 @@
 # and text, its runs alternating with the raw decode's), and "generate"
 # is the generate command, -temperature 0 from an empty prompt, writing
 # its text to a file: the decode rate it reports over the decode rate of
-# a bench run just before it, the median of 9 such pairs a round (a
-# process's rate moves with the machine's from one second to the next,
-# so each pair runs close together). The command stops
+# a bench run beside it, the median of 10 such pairs a round, half of
+# them with the bench run first (a process's rate moves with the
+# machine's from one second to the next, so each pair runs close
+# together; see cmd_ratio). The command stops
 # at the model's end of text (an EOS, where run.c goes on to BOS), so its
 # text can be a token shorter.
 #
@@ -94,16 +95,35 @@ go_rate() {
 	awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }' "$tmp/json"
 }
 
-# cmd_ratio MODEL TOKENIZER STEPS THREADS prints the median of 9 ratios of
+# cmd_ratio MODEL TOKENIZER STEPS THREADS prints the median of 10 ratios of
 # the decode tok/s the generate command reports to that of a bench run
-# just before it.
+# beside it: in half the pairs the bench run goes first, in the other
+# half the command, so that neither always runs on a machine the other
+# has just warmed up or worn down.
 cmd_ratio() {
-	for _ in 1 2 3 4 5 6 7 8 9; do
-		d=$("$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 1 -no-cache 0 -json |
-			awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }')
-		GOMAXPROCS=$4 "$tmp/generate" -model "$1" -tokenizer "$2" -n "$3" -temperature 0 -prompt "" 2>&1 >"$tmp/text" |
-			sed -n 's/.* new tokens\{0,1\} in .* (\([0-9.]*\) tok\/s).*/\1/p' | awk -v d="$d" '{ print $1 / d }'
+	for pair in 1 2 3 4 5 6 7 8 9 10; do
+		if [ $((pair % 2)) -eq 1 ]; then
+			d=$(bench_decode "$@") c=$(cmd_decode "$@")
+		else
+			c=$(cmd_decode "$@") d=$(bench_decode "$@")
+		fi
+		echo "$c $d" | awk '{ print $1 / $2 }'
 	done | median
+}
+
+# bench_decode MODEL TOKENIZER STEPS THREADS prints the decode tok/s of one
+# bench run (after its warm-up run).
+bench_decode() {
+	"$tmp/bench" -model "$1" -tokenizer "$2" -steps "$3" -threads "$4" -until-bos -prompt 8 -runs 1 -no-cache 0 -json |
+		awk -F': ' '/"tok_per_s"/ { gsub(/,/, "", $2); print $2; exit }'
+}
+
+# cmd_decode MODEL TOKENIZER STEPS THREADS prints the decode tok/s the
+# generate command reports, greedy from an empty prompt, its text going
+# to a file.
+cmd_decode() {
+	GOMAXPROCS=$4 "$tmp/generate" -model "$1" -tokenizer "$2" -n "$3" -temperature 0 -prompt "" 2>&1 >"$tmp/text" |
+		sed -n 's/.* new tokens\{0,1\} in .* (\([0-9.]*\) tok\/s).*/\1/p'
 }
 
 say '%-29s %7s %9s %10s %12s %6s %12s %8s %8s\n' model threads positions "C tok/s" "engine tok/s" ratio "round ratios" Generate generate

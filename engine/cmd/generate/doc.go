@@ -31,7 +31,10 @@
 // object per token (id, text, log-probability and, with -logprobs N, the N
 // likeliest alternatives) and a final summary (the finish reason in a word
 // and in words, token counts, prefill and decode times and speeds); a
-// number JSON cannot hold, NaN or infinite, is written as null.
+// number JSON cannot hold, NaN or infinite, is written as null. Only
+// -json shows log-probabilities, so only -json has the engine compute
+// them (engine.Options.NoLogProbs): the text output saves a pass over the
+// vocabulary at every token.
 //
 // Structured output: -json-schema FILE, -regex RE or -grammar FILE (one
 // of them) limits the text to a language, with every sampling flag (see

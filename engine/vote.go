@@ -57,7 +57,8 @@ func CompletionSeed(base uint64, i int) uint64 {
 // one's answer with answer (nil keeps the whole completion, trimmed of
 // spaces, as the answer). With Temperature 0 every completion is the same
 // greedy one, so a vote over them is pointless: sample at a temperature
-// above 0.
+// above 0. Each Completion's LogProb needs the tokens' log-probabilities,
+// so opts.NoLogProbs is ignored.
 //
 // A completion that ends for any reason (end of text, length limit,
 // cancelled context) is kept, with its Finish reason; answer decides
@@ -77,6 +78,7 @@ func GenerateN(ctx context.Context, m *Model, tok *Tokenizer, prompt string, n i
 	for i := range n {
 		o := opts
 		o.Seed = CompletionSeed(opts.Seed, i)
+		o.NoLogProbs = false // Completion.LogProb sums them
 		s := Completion{Seed: o.Seed}
 		var text strings.Builder
 		for step, err := range Generate(ctx, m, tok, prompt, o) {

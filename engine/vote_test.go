@@ -231,6 +231,18 @@ func TestGenerateN(t *testing.T) {
 	if len(distinct) < 2 {
 		t.Errorf("8 samples at temperature 1 from a random model are all %q; the seeds do not differ", samples[0].Text)
 	}
+	// Completion.LogProb sums the log-probabilities: NoLogProbs cannot
+	// leave them out.
+	opts.NoLogProbs = true
+	again, err := GenerateN(context.Background(), m, tok, "ab", 8, opts, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range again {
+		if s != samples[i] {
+			t.Errorf("with NoLogProbs, sample %d = %+v; without, %+v", i, s, samples[i])
+		}
+	}
 }
 
 func TestGenerateNDefaultAnswer(t *testing.T) {

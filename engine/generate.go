@@ -84,7 +84,8 @@ type Options struct {
 	// a pass of exponentials over the whole vocabulary at every step: a
 	// caller that only shows the text (the generate command without -json)
 	// saves that time. Beam search fills them anyway, as it ranks its
-	// hypotheses by them. TopLogProbs is unaffected.
+	// hypotheses by them, and so does GenerateN, as Completion.LogProb is
+	// their sum. TopLogProbs is unaffected.
 	NoLogProbs bool
 	// Trace fills Step.Stages with the distribution after every sampling
 	// stage (costly for big vocabularies: one softmax per stage).

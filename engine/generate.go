@@ -80,12 +80,13 @@ type Options struct {
 	// the most likely tokens at each step.
 	TopLogProbs int
 	// NoLogProbs leaves Step.LogProb (and, with a Constraint,
-	// Step.ConstrainedLogProb) NaN: not computed. Choosing a token does not need them, and computing them is
-	// a pass of exponentials over the whole vocabulary at every step: a
-	// caller that only shows the text (the generate command without -json)
-	// saves that time. Beam search fills them anyway, as it ranks its
-	// hypotheses by them, and so does GenerateN, as Completion.LogProb is
-	// their sum. TopLogProbs is unaffected.
+	// Step.ConstrainedLogProb) NaN: not computed. Choosing a token does not
+	// need them, and computing them is a pass of exponentials over the
+	// whole vocabulary at every step: a caller that only shows the text
+	// (the generate command without -json) saves that time. Beam search
+	// fills them anyway, as it ranks its hypotheses by them, and so does
+	// GenerateN, as Completion.LogProb is their sum. TopLogProbs is
+	// unaffected.
 	NoLogProbs bool
 	// Trace fills Step.Stages with the distribution after every sampling
 	// stage (costly for big vocabularies: one softmax per stage).

@@ -12,13 +12,16 @@ import (
 
 // scripted is an RNG that returns chosen numbers in order, and counts the
 // calls. Past the end of its script it returns 0.5 (the tests check the
-// number of calls, so running past the script shows up as a failure).
+// number of calls, so running past the script shows up as a failure), and
+// a few calls past it the budget stops code that keeps drawing.
 type scripted struct {
 	values []float32
 	calls  int
+	budget *check.Budget
 }
 
 func (s *scripted) Float32() float32 {
+	s.budget.Spend()
 	s.calls++
 	if s.calls > len(s.values) {
 		return 0.5
@@ -26,7 +29,26 @@ func (s *scripted) Float32() float32 {
 	return s.values[s.calls-1]
 }
 
-func script(values ...float32) *scripted { return &scripted{values: values} }
+// drawHint says how many numbers each function takes, for a budget's
+// message.
+const drawHint = "Draw takes one number, Accept one or two (the second for the replacement), Verify one per proposal it checks and one for the replacement or the bonus token: is a loop drawing again and again?"
+
+// script returns an RNG for one call of the code under test, doing (as the
+// failure messages write it), with the numbers it hands out.
+func script(t *testing.T, doing string, values ...float32) *scripted {
+	return &scripted{values: values, budget: check.NewBudget(t, "rng.Float32()").For(doing, len(values)+20, drawHint)}
+}
+
+// boundedRNG is an RNG, such as *engine.RNG, whose calls a budget bounds.
+type boundedRNG struct {
+	RNG
+	budget *check.Budget
+}
+
+func (r boundedRNG) Float32() float32 {
+	r.budget.Spend()
+	return r.RNG.Float32()
+}
 
 func nearSlice(got, want []float64, tol float64) bool {
 	if len(got) != len(want) {
@@ -60,7 +82,7 @@ func TestTask1_Draw(t *testing.T) {
 		{[]float64{0.3, 0.3, 0.3999999, 0}, 0.99999994, 2},
 	}
 	for _, c := range cases {
-		rng := script(c.u)
+		rng := script(t, fmt.Sprintf("Draw(%s) with u = %v", check.Vec(c.p), c.u), c.u)
 		if got := Draw(c.p, rng); got != c.want || rng.calls != 1 {
 			t.Errorf("Draw(%s) with u = %v = %d after %d calls of Float32; want %d after exactly 1", check.Vec(c.p), c.u, got, rng.calls, c.want)
 		}
@@ -145,7 +167,7 @@ func TestTask2_AcceptOrReject(t *testing.T) {
 		{1, p, []float64{1, 0, 0}, []float32{0.9}, 1, true, "q[x] = 0 and p[x] > 0: kept (u·0 < 0.5)"},
 	}
 	for _, c := range cases {
-		rng := script(c.us...)
+		rng := script(t, fmt.Sprintf("Accept(x = %d, p = %s, q = %s) with u = %v", c.x, check.Vec(c.p), check.Vec(c.q), c.us), c.us...)
 		token, accepted := Accept(c.x, c.p, c.q, rng)
 		if token != c.token || accepted != c.accepted || rng.calls != len(c.us) {
 			t.Errorf("Accept(x = %d, p = %s, q = %s) with u = %v = (%d, %v) after %d calls of Float32; want (%d, %v) after %d: %s",
@@ -175,7 +197,8 @@ func TestTask2_AcceptanceProbability(t *testing.T) {
 		kept := 0
 		for k := range 1000 {
 			u := float32(k)/1000 + 0.0005
-			token, accepted := Accept(c.x, c.p, c.q, script(u, 0.5))
+			rng := script(t, fmt.Sprintf("Accept(x = %d, p = %s, q = %s) with u = %v", c.x, check.Vec(c.p), check.Vec(c.q), u), u, 0.5)
+			token, accepted := Accept(c.x, c.p, c.q, rng)
 			switch {
 			case accepted:
 				kept++
@@ -220,23 +243,27 @@ func TestTask3_Round(t *testing.T) {
 			"no proposals: only the bonus token, from p1"},
 	}
 	for _, c := range cases {
-		rng := script(c.us...)
+		rng := script(t, fmt.Sprintf("Verify(drafts %v) with u = %v", c.drafts, c.us), c.us...)
 		tokens, accepted := Verify(c.drafts, c.qs, c.ps, rng)
 		if !slices.Equal(tokens, c.tokens) || accepted != c.accepted || rng.calls != len(c.us) {
 			t.Errorf("Verify(drafts %v) with u = %v = (%s, %d) after %d calls of Float32; want (%v, %d) after %d: %s",
 				c.drafts, c.us, check.Vec(tokens), accepted, rng.calls, c.tokens, c.accepted, len(c.us), c.why)
 		}
 	}
-	if tokens, accepted := Verify([]int{0, 1}, [][]float64{q1, q2}, [][]float64{p1, p2}, script(0.1, 0.1, 0.1)); tokens != nil || accepted != 0 {
+	rng := script(t, "Verify with 2 proposals and only 2 target distributions", 0.1, 0.1, 0.1)
+	if tokens, accepted := Verify([]int{0, 1}, [][]float64{q1, q2}, [][]float64{p1, p2}, rng); tokens != nil || accepted != 0 {
 		t.Errorf("Verify with 2 proposals and only 2 target distributions = (%s, %d); want (nil, 0): the target gives γ+1", check.Vec(tokens), accepted)
 	}
 }
 
 // roundStats runs n rounds of one proposal each: x is drawn from q, then
 // round decides, and the first token is counted. It returns the share of
-// each token and the share of accepted proposals.
-func roundStats(n int, seed uint64, p, q []float64, round func(x int, rng *engine.RNG) (first int, accepted bool, ok bool)) (shares []float64, acceptRate float64, ok bool) {
-	rng := engine.NewRNG(seed)
+// each token and the share of accepted proposals. A round takes three
+// numbers at most (the proposal, the check, the replacement or the bonus):
+// budget stops rounds that take far more.
+func roundStats(budget *check.Budget, n int, seed uint64, p, q []float64, round func(x int, rng RNG) (first int, accepted bool, ok bool)) (shares []float64, acceptRate float64, ok bool) {
+	budget.For(fmt.Sprintf("Verify([x], [q], [p p], rng), %s rounds of one proposal with engine.NewRNG(%d),", check.Count(n), seed), 10*n, drawHint)
+	rng := boundedRNG{engine.NewRNG(seed), budget}
 	counts := make([]int, len(p))
 	kept := 0
 	for range n {
@@ -305,7 +332,8 @@ func TestTask3_MatchesTarget(t *testing.T) {
 		return msg
 	}
 
-	shares, rate, ok := roundStats(n, 9, p, q, func(x int, rng *engine.RNG) (int, bool, bool) {
+	budget := check.NewBudget(t, "rng.Float32()")
+	shares, rate, ok := roundStats(budget, n, 9, p, q, func(x int, rng RNG) (int, bool, bool) {
 		tokens, accepted := Verify([]int{x}, [][]float64{q}, [][]float64{p, p}, rng)
 		if len(tokens) == 0 || tokens[0] < 0 || tokens[0] >= len(p) {
 			t.Errorf("Verify([%d], [q], [p p], rng) = %s; want 1 or 2 tokens, each in 0..3", x, check.Vec(tokens))
@@ -322,9 +350,9 @@ func TestTask3_MatchesTarget(t *testing.T) {
 	}
 
 	// The test must catch wrong rules.
-	wrong := map[string]func(x int, rng *engine.RNG) (int, bool, bool){
-		"always accept": func(x int, rng *engine.RNG) (int, bool, bool) { return x, true, true },
-		"replace from p": func(x int, rng *engine.RNG) (int, bool, bool) {
+	wrong := map[string]func(x int, rng RNG) (int, bool, bool){
+		"always accept": func(x int, rng RNG) (int, bool, bool) { return x, true, true },
+		"replace from p": func(x int, rng RNG) (int, bool, bool) {
 			if float64(rng.Float32())*q[x] < p[x] {
 				return x, true, true
 			}
@@ -338,7 +366,7 @@ func TestTask3_MatchesTarget(t *testing.T) {
 		},
 	}
 	for name, rule := range wrong {
-		shares, rate, _ := roundStats(n, 10, p, q, rule)
+		shares, rate, _ := roundStats(budget, n, 10, p, q, rule)
 		if far(shares, rate) == "" {
 			t.Errorf("the wrong rule %q passed this test's check (shares %s); the test itself is broken", name, check.Vec(shares))
 		}

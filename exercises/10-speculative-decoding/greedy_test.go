@@ -33,15 +33,35 @@ func (m chainLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	return rows, nil
 }
 
-// counting wraps a model and counts its passes.
+// counting wraps a model and counts its passes; its budget stops code that
+// keeps calling it.
 type counting struct {
 	LM
-	calls int
+	calls  int
+	budget *check.Budget
 }
 
 func (c *counting) NextLogits(prefix []int, n int) ([][]float32, error) {
+	c.budget.Spend()
 	c.calls++
 	return c.LM.NextLogits(prefix, n)
+}
+
+// Hints for a budget's message: what bounds each model's passes.
+const (
+	targetHint = "every round adds at least one token, so maxNew tokens take at most maxNew target passes: does each of your rounds add one? A round whose proposals are all kept, or that has room for none (g = 0), ends with the bonus token, the argmax of the last row. And does the loop stop after maxNew tokens?"
+	draftHint  = "a round makes at most γ draft passes, and there are at most maxNew rounds: does the draft stop proposing after g tokens, and the loop after maxNew tokens?"
+)
+
+// bounded wraps the target and the draft for one call of Greedy, doing (as
+// the failure messages write it), which may make maxNew rounds: one target
+// pass each, and γ draft passes. The budgets leave room for a few more, so
+// that a wasteful solution meets TestTask4_Counts's message, not theirs.
+func bounded(t *testing.T, doing string, target, draft LM, gamma, maxNew int) (tc, dc *counting) {
+	rounds := max(maxNew, 1)
+	tc = &counting{LM: target, budget: check.NewBudget(t, "the target's NextLogits").For(doing, 2*rounds+10, targetHint)}
+	dc = &counting{LM: draft, budget: check.NewBudget(t, "the draft's NextLogits").For(doing, 2*rounds*max(gamma, 1)+10, draftHint)}
+	return tc, dc
 }
 
 // The hand-built pair: the target goes 0 → 1 → 2 → 3 → 4 → 1 → …; the draft
@@ -102,12 +122,14 @@ func TestTask4_HandModels(t *testing.T) {
 		for gamma := 1; gamma <= 5; gamma++ {
 			for _, n := range []int{1, 2, 7, 12} {
 				want := greedyAlone(pair.target, []int{0}, n, pair.isEnd)
-				res, err := Greedy(pair.target, pair.draft, []int{0}, gamma, n, pair.isEnd)
+				call := fmt.Sprintf("Greedy(%s, prompt [0], γ %d, max %d)", pair.name, gamma, n)
+				tc, dc := bounded(t, call, pair.target, pair.draft, gamma, n)
+				res, err := Greedy(tc, dc, []int{0}, gamma, n, pair.isEnd)
 				if err != nil {
-					t.Fatalf("Greedy(%s, prompt [0], γ %d, max %d) returned error %v", pair.name, gamma, n, err)
+					t.Fatalf("%s returned error %v", call, err)
 				}
 				if !slices.Equal(res.Tokens, want) {
-					fails.Errorf("Greedy(%s, prompt [0], γ %d, max %d) = %s; want the target's greedy %s", pair.name, gamma, n, check.Vec(res.Tokens), check.Vec(want))
+					fails.Errorf("%s = %s; want the target's greedy %s", call, check.Vec(res.Tokens), check.Vec(want))
 				}
 			}
 		}
@@ -141,7 +163,7 @@ func TestTask4_Counts(t *testing.T) {
 	fails := check.NewLimit(t, 3)
 	defer fails.Close()
 	for _, c := range cases {
-		tc, dc := &counting{LM: c.target}, &counting{LM: c.draft}
+		tc, dc := bounded(t, fmt.Sprintf("Greedy(%s, prompt [0], γ %d, max %d)", c.name, c.gamma, c.maxNew), c.target, c.draft, c.gamma, c.maxNew)
 		res, err := Greedy(tc, dc, []int{0}, c.gamma, c.maxNew, c.isEnd)
 		if err != nil {
 			t.Fatalf("Greedy(%s, γ %d, max %d) returned error %v", c.name, c.gamma, c.maxNew, err)
@@ -184,9 +206,9 @@ func TestTask4_CourseModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := greedyAlone(engine.NewModelLM(m, 1), prompt, c.maxNew, c.isEnd)
-		tc := &counting{LM: engine.NewModelLM(m, 1)}
-		res, err := Greedy(tc, engine.NewModelLM(d, 1), prompt, c.gamma, c.maxNew, c.isEnd)
 		call := fmt.Sprintf("Greedy(course target, course draft, %q, γ %d, max %d)", c.prompt, c.gamma, c.maxNew)
+		tc, dc := bounded(t, call, engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), c.gamma, c.maxNew)
+		res, err := Greedy(tc, dc, prompt, c.gamma, c.maxNew, c.isEnd)
 		if err != nil {
 			t.Fatalf("%s returned error %v", call, err)
 		}
@@ -218,7 +240,8 @@ func TestTask4_CourseModels(t *testing.T) {
 func TestTask4_Errors(t *testing.T) {
 	defer check.Recover(t)
 	short := chainLM{next: target.next, context: 6}
-	res, err := Greedy(short, draft, []int{0}, 3, 20, nil)
+	tc, dc := bounded(t, "Greedy(target with a context of 6, draft, prompt [0], γ 3, max 20)", short, draft, 3, 20)
+	res, err := Greedy(tc, dc, []int{0}, 3, 20, nil)
 	if want := []int{1, 2, 3, 4, 1}; err != nil || !slices.Equal(res.Tokens, want) {
 		t.Errorf("Greedy(target with a context of 6, draft, prompt [0], γ 3, max 20) = %s, %v; want %v, nil: room for 5 new tokens", check.Vec(res.Tokens), err, want)
 	}
@@ -236,7 +259,8 @@ func TestTask4_Errors(t *testing.T) {
 		{"a prompt filling the context", short, draft, []int{0, 1, 2, 3, 4, 1}, 3, 8},
 	}
 	for _, c := range cases {
-		if res, err := Greedy(c.target, c.draft, c.prompt, c.gamma, c.maxNew, nil); err == nil {
+		tc, dc := bounded(t, "Greedy with "+c.name, c.target, c.draft, c.gamma, c.maxNew)
+		if res, err := Greedy(tc, dc, c.prompt, c.gamma, c.maxNew, nil); err == nil {
 			t.Errorf("Greedy with %s = %s, nil; want an error", c.name, check.Vec(res.Tokens))
 		}
 	}

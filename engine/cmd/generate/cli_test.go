@@ -6,6 +6,8 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -74,10 +76,12 @@ func TestFinishInWords(t *testing.T) {
 		step engine.Step
 		want string
 	}{
-		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 9)}, "the model wrote end-of-text after 8 tokens"},
-		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 2)}, "the model wrote end-of-text after 1 token"},
+		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 9)}, "the model wrote end-of-text as its 9th token"},
+		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 1)}, "the model wrote end-of-text as its 1st token"},
+		{engine.Step{Finish: engine.FinishEOS, Stats: &engine.Stats{PromptTokens: 34, GeneratedTokens: 15, EndToken: "<|im_end|>"}}, "the model wrote its end token <|im_end|> as its 15th token"},
 		{engine.Step{Finish: engine.FinishLength, Stats: stats(6, 100)}, "100 tokens written, the limit set by -n 100"},
-		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 500)}, "the model's context is full: 512 tokens, 12 of prompt and 500 new"},
+		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 500)}, "the model's context is full after 500 tokens: its 512 positions hold the 12 tokens of the prompt and the 500 new ones"},
+		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 501)}, "the model's context is full after 501 tokens: its 512 positions hold the 12 tokens of the prompt and the first 500 new ones; the last new token needs none, as it is never run"},
 		{engine.Step{Finish: engine.FinishStop, Stats: stats(6, 40)}, `the text reached the stop sequence "\n}\n" (left out of the text) after 40 tokens`},
 		{engine.Step{Finish: engine.FinishDeadline, Stats: stats(6, 3)}, "the -timeout of 2s ran out after 3 tokens"},
 		{engine.Step{Finish: engine.FinishCancelled, Stats: stats(6, 0)}, "cancelled after 0 tokens"},
@@ -95,8 +99,88 @@ func TestFinishInWords(t *testing.T) {
 	if status != 0 || !strings.HasPrefix(out, "func main() {") {
 		t.Fatalf("status %d, stdout %q, stderr %q", status, out, stderr)
 	}
-	if !strings.HasPrefix(stderr, "stopped: the model wrote end-of-text after ") {
+	if !strings.HasPrefix(stderr, "stopped: the model wrote end-of-text as its ") {
 		t.Errorf("stderr %q does not say that the model ended the text", stderr)
+	}
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 9: "9th", 10: "10th", 11: "11th", 12: "12th", 13: "13th",
+		21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th", 112: "112th", 1000: "1000th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestStopAndSpeedCountAlike runs the built-in model to each stop reason
+// that is cheap to reach and checks that the "stopped:" line gives the
+// same number of new tokens as the "speed:" line: both count every token
+// the model generated, the end token included, so that a learner reading
+// them side by side sees one number, not two that differ by one. -json's
+// summary says the same in words and in generated_tokens.
+func TestStopAndSpeedCountAlike(t *testing.T) {
+	stopCount := []*regexp.Regexp{
+		regexp.MustCompile(`as its (\d+)(?:st|nd|rd|th) token$`),
+		regexp.MustCompile(`^(\d+) tokens? written`),
+		regexp.MustCompile(`full after (\d+) tokens?:`),
+		regexp.MustCompile(`after (\d+) tokens?$`),
+	}
+	speedCount := regexp.MustCompile(`, (\d+) new tokens? in `)
+	for _, c := range []struct {
+		finish string
+		args   []string
+	}{
+		{"eos", []string{"-prompt", "func main() {", "-temperature", "0"}},
+		{"eos", []string{"-prompt", "func", "-beam", "2"}},
+		{"eos", []string{"-prompt", "func", "-temperature", "0", "-speculate", "2"}},
+		{"length", []string{"-prompt", "func ", "-n", "20", "-temperature", "0"}},
+		{"stop", []string{"-prompt", "func ", "-n", "40", "-temperature", "0", "-stop", "{"}},
+		{"context", []string{"-prompt", "func ", "-n", "0", "-temperature", "1.5", "-seed", "1"}},
+		{"constraint", []string{"-prompt", "func ", "-regex", "[0-9]{3}", "-seed", "2"}},
+	} {
+		status, out, stderr := runGenerate(c.args...)
+		if status != 0 {
+			t.Fatalf("%q: status %d, stdout %q, stderr %q", c.args, status, out, stderr)
+		}
+		var stopped, speed string
+		for l := range strings.Lines(stderr) {
+			l = strings.TrimSuffix(l, "\n")
+			if s, ok := strings.CutPrefix(l, "stopped: "); ok {
+				stopped = s
+			}
+			if strings.HasPrefix(l, "speed: ") {
+				speed = l
+			}
+		}
+		var inStop string
+		for _, re := range stopCount {
+			if m := re.FindStringSubmatch(stopped); m != nil {
+				inStop = m[1]
+				break
+			}
+		}
+		m := speedCount.FindStringSubmatch(speed)
+		if inStop == "" || m == nil {
+			t.Fatalf("%q: no token count in the summary\n%s", c.args, stderr)
+		}
+		if inStop != m[1] {
+			t.Errorf("%q: the stop line counts %s tokens, the speed line %s\n%s", c.args, inStop, m[1], stderr)
+		}
+
+		status, out, stderr = runGenerate(append([]string{"-json"}, c.args...)...)
+		if status != 0 {
+			t.Fatalf("-json %q: status %d, stderr %q", c.args, status, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		var sum summaryJSON
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+			t.Fatalf("-json %q: the last line is not a summary: %v", c.args, err)
+		}
+		if sum.FinishReason != c.finish || sum.Stopped != stopped || strconv.Itoa(sum.GeneratedTokens) != inStop {
+			t.Errorf("-json %q: summary finish %q, %d generated tokens, stopped %q; want %q, %s and the text output's %q",
+				c.args, sum.FinishReason, sum.GeneratedTokens, sum.Stopped, c.finish, inStop, stopped)
+		}
 	}
 }
 

@@ -22,17 +22,19 @@
 // (engine.LoadModel tells them apart by their first bytes).
 //
 // The text goes to stdout as it is written. Then stderr says why generation
-// stopped, in words ("stopped: the model wrote end-of-text after 8 tokens",
-// "stopped: 256 tokens written, the limit set by -n 256", "stopped: the
-// text reached the stop sequence "\n}\n" (left out of the text) after 40
+// stopped, in words ("stopped: the model wrote end-of-text as its 9th
+// token", "stopped: 256 tokens written, the limit set by -n 256", "stopped:
+// the text reached the stop sequence "\n}\n" (left out of the text) after 40
 // tokens", "stopped: the -timeout of 2s ran out after 90 tokens"), and how
-// fast it ran. Without -seed, the command picks a seed and prints it, so
-// that a text can be written again. With -json it prints instead one JSON
-// object per token (id, text, log-probability and, with -logprobs N, the N
-// likeliest alternatives) and a final summary (the finish reason in a word
-// and in words, token counts, prefill and decode times and speeds); a
-// number JSON cannot hold, NaN or infinite, is written as null. Only
-// -json shows log-probabilities, so only -json has the engine compute
+// fast it ran. Both lines count the same tokens, every one the model
+// generated: the end token too, which is not part of the text but took a
+// forward pass like the others. Without -seed, the command picks a seed and
+// prints it, so that a text can be written again. With -json it prints
+// instead one JSON object per token (id, text, log-probability and, with
+// -logprobs N, the N likeliest alternatives) and a final summary (the finish
+// reason in a word and in words, token counts, prefill and decode times and
+// speeds); a number JSON cannot hold, NaN or infinite, is written as null.
+// Only -json shows log-probabilities, so only -json has the engine compute
 // them (engine.Options.NoLogProbs): the text output saves a pass over the
 // vocabulary at every token.
 //

@@ -102,12 +102,17 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 	}
 	switch last.Finish {
 	case engine.FinishEOS:
-		// The end-of-text token is not part of the text: count the others.
+		// The end token is not part of the text, but the model generated
+		// it like any other, with a forward pass of its own, and the speed
+		// line counts it among the new tokens. Giving its place, rather
+		// than the count of the tokens before it, keeps one number for
+		// both lines: "as its 9th token" beside "9 new tokens" says that
+		// 8 tokens of text came first.
 		end := "end-of-text"
 		if last.Stats != nil && last.Stats.EndToken != "" {
 			end = "its end token " + last.Stats.EndToken
 		}
-		return fmt.Sprintf("the model wrote %s after %s", end, count(n-1, "token"))
+		return fmt.Sprintf("the model wrote %s as its %s token", end, ordinal(n))
 	case engine.FinishLength:
 		return fmt.Sprintf("%s written, the limit set by -n %d", count(n, "token"), cfg.maxNew)
 	case engine.FinishContext:
@@ -115,7 +120,14 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 		if last.Stats != nil {
 			prompt = last.Stats.PromptTokens
 		}
-		return fmt.Sprintf("the model's context is full: %d tokens, %d of prompt and %d new", contextLen, prompt, n)
+		// Generate never runs its last token, so that token needs no
+		// position and the prompt and the new tokens can come to one
+		// more than the context. Say so, or the numbers would not add up.
+		if inside := contextLen - prompt; n > inside {
+			return fmt.Sprintf("the model's context is full after %s: its %d positions hold the %d tokens of the prompt and the first %d new ones; the last new token needs none, as it is never run",
+				count(n, "token"), contextLen, prompt, inside)
+		}
+		return fmt.Sprintf("the model's context is full after %s: its %d positions hold the %d tokens of the prompt and the %d new ones", count(n, "token"), contextLen, prompt, n)
 	case engine.FinishStop:
 		seq := ""
 		if last.Stats != nil {
@@ -146,6 +158,21 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th", ..., "11th", ..., "21st".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // millis writes a duration in milliseconds with one decimal.

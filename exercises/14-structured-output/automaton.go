@@ -56,7 +56,15 @@ type (
 		start  int
 		accept []bool
 		next   [][256]int32 // next[s][b]: the state after byte b in state s, or Dead
+		// meter, when a test sets it, counts the bytes Step reads from a
+		// state, and past its limit Step answers Dead: the tests bound the
+		// work of Live at a real vocabulary's size by counting, not by
+		// timing, and code doing far too much work soon runs out of bytes.
+		meter *meter
 	}
+
+	// meter counts the bytes an automaton reads (see Automaton.meter).
+	meter struct{ steps, limit int }
 
 	// Vocab is a model's vocabulary as a constraint sees it: what each
 	// token adds to the output.
@@ -151,6 +159,11 @@ func (a *Automaton) Accepting(state int) bool {
 func (a *Automaton) Step(state int, b byte) int {
 	if state < 0 || state >= len(a.next) {
 		return Dead
+	}
+	if m := a.meter; m != nil {
+		if m.steps++; m.steps > m.limit {
+			return Dead
+		}
 	}
 	return int(a.next[state][b])
 }

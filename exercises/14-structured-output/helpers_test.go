@@ -411,3 +411,55 @@ func byteSet(set []byte) string {
 	b.WriteByte(']')
 	return b.String()
 }
+
+// idLanguageName is what idLanguage's automaton accepts, for messages.
+const idLanguageName = `{"id":"[0-9]{32}"}`
+
+// idLanguage is a language and a vocabulary at a real model's scale: the
+// automaton of {"id":"[0-9]{32}"}, a JSON object holding a 32-digit id,
+// and a vocabulary of 49,152 tokens, the size of SmolLM2's. The automaton
+// is a row of 42 states, one per byte read, and a trap: a '-' among the
+// digits leads to a state that reads only more '-' and never accepts. Its
+// states are numbered in a shuffled order, so a loop over the states meets
+// them in no useful order. The vocabulary has the end token (id 0), three
+// tokens that write nothing, every printable ASCII byte, a few pieces of
+// JSON, and words of letters for the rest, half of them with a space
+// before, as byte-pair vocabularies have them: the digits come one token
+// each. It returns the trap's state too.
+func idLanguage(t testing.TB) (a *Automaton, v Vocab, trap int) {
+	const prefix, digitCount, suffix = `{"id":"`, 32, `"}`
+	r := rand.New(rand.NewPCG(14, 7))
+	rowLen := len(prefix) + digitCount + len(suffix) // bytes read, so rowLen+1 states in the row
+	num := r.Perm(rowLen + 2)                        // num[i]: the state after i bytes; the last, the trap
+	trap = num[rowLen+1]
+	edges := []Edge{{trap, "-", trap}}
+	for i := range rowLen {
+		switch j := i - len(prefix); {
+		case j < 0:
+			edges = append(edges, Edge{num[i], prefix[i : i+1], num[i+1]})
+		case j < digitCount:
+			edges = append(edges, Edge{num[i], digits, num[i+1]}, Edge{num[i], "-", trap})
+		default:
+			edges = append(edges, Edge{num[i], suffix[j-digitCount : j-digitCount+1], num[i+1]})
+		}
+	}
+	a = build(t, num[0], []int{num[rowLen]}, edges...)
+
+	texts := []string{"<end>", "", "", ""}
+	for b := byte(' '); b <= '~'; b++ {
+		texts = append(texts, string(b))
+	}
+	texts = append(texts, `{"`, `":"`, `":`, `"}`, `",`, `","`, `"]`, `["`, "--", "->", "{}", "[]")
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for len(texts) < 49152 {
+		word := make([]byte, 0, 10)
+		if r.IntN(2) == 0 {
+			word = append(word, ' ')
+		}
+		for range 2 + r.IntN(8) {
+			word = append(word, letters[r.IntN(len(letters))])
+		}
+		texts = append(texts, string(word))
+	}
+	return a, vocab([]int{0}, texts...), trap
+}

@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -140,6 +141,56 @@ func TestTask2_LiveBruteForce(t *testing.T) {
 		if got, want := Live(a, v), liveRef(a, v); !sameBools(got, want) {
 			fails.Errorf("Live(a, %s) = %s; want %s, by trying every token sequence\n  a: %s", describeVocab(v), bools(got), bools(want), describe(a))
 		}
+	}
+}
+
+// TestTask2_LiveAtScale: on a vocabulary of SmolLM2's size, 49,152
+// tokens, Live walks each token once from each state, as task 2's hints
+// say, not once from each state in every round of a loop that repeats
+// until nothing changes. The work is counted, not timed: the automaton
+// counts the bytes Step reads, and the test allows twice what walking
+// every token once from every state reads. The language, a 32-digit id in
+// a JSON object, whose tokens write one digit at a time, takes a loop that
+// goes over the states until nothing changes about 20 rounds over its 43
+// states: 8 to 10 times the bytes.
+//
+//grade:task 2 points 1
+func TestTask2_LiveAtScale(t *testing.T) {
+	defer check.Recover(t)
+	a, v, trap := idLanguage(t)
+	want := make([]bool, a.States())
+	for s := range want {
+		want[s] = s != trap
+	}
+	// The bytes that walking every writing token once from every state
+	// reads, byte by byte until Dead, as Walk reads them.
+	once := 0
+	for s := range a.States() {
+		for id, text := range v.Texts {
+			if len(text) == 0 || v.IsEnd(id) {
+				continue
+			}
+			for i, state := 0, s; i < len(text) && state != Dead; i++ {
+				state = a.Step(state, text[i])
+				once++
+			}
+		}
+	}
+	limit := 2 * once
+	a.meter = &meter{limit: limit}
+	got := Live(a, v)
+	read := a.meter.steps
+	a.meter = nil
+	call := fmt.Sprintf("Live(a, v) with a vocabulary of %s tokens and the %d states of %s", check.Count(len(v.Texts)), a.States(), idLanguageName)
+	switch {
+	case read > limit:
+		t.Fatalf("%s read more than %s bytes through Step, where the test stopped it (it counts them): walking each token once from each state reads %s, and the test allows twice that.\n"+
+			"Does Live walk every token again in each round of a loop? Walk each token once from each state, keep the state it leads to, and find the live states on those edges (task 2's hints).",
+			call, check.Count(limit), check.Count(once))
+	case read == 0 && len(got) == a.States():
+		t.Fatalf("%s read no byte through Step: this test counts Live's work in calls of Step, so read the automaton with a.Step (in Walk too), not through its fields", call)
+	case !sameBools(got, want):
+		t.Errorf("%s = %s; want %s: every state is live but the trap, state %d", call, bools(got), bools(want), trap)
 	}
 }
 

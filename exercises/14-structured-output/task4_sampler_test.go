@@ -14,6 +14,23 @@ import (
 
 var negInf = float32(math.Inf(-1))
 
+// pickHint says how often Sample calls the pick function, for a budget's
+// message.
+const pickHint = "Sample calls the pick function once per call: when its choice is not allowed, Sample returns NoToken and sets Err, rather than asking again"
+
+// picks returns a budget for the calls of a test's pick function.
+func picks(t *testing.T) *check.Budget { return check.NewBudget(t, "the pick function") }
+
+// samplerString writes what NewSampler returned for a failure message: nil,
+// or the Sampler's exported fields (its own fields hold pointers, which
+// say nothing to a reader).
+func samplerString(s *Sampler) string {
+	if s == nil {
+		return "nil"
+	}
+	return fmt.Sprintf("a Sampler in state %d (Ended %v, Err %v)", s.State, s.Ended, s.Err)
+}
+
 // TestTask4_Constrain: disallowed tokens get exactly -Inf, allowed ones
 // keep their logits, the input is left alone, and softmax over the result
 // is the model's distribution restricted to the allowed tokens and
@@ -72,12 +89,14 @@ func TestTask4_Constrain(t *testing.T) {
 
 // greedyPick is a pick function that takes the largest logit (the first on
 // ties; -Inf is never larger than a number) and remembers what it was
-// given.
+// given; its budget stops a Sample that keeps asking it.
 type greedyPick struct {
-	seen [][]float32
+	seen   [][]float32
+	budget *check.Budget
 }
 
 func (g *greedyPick) pick(z []float32) int {
+	g.budget.Spend()
 	g.seen = append(g.seen, slices.Clone(z))
 	best := NoToken
 	for i, v := range z {
@@ -97,7 +116,7 @@ func (g *greedyPick) pick(z []float32) int {
 func TestTask4_Sampler(t *testing.T) {
 	defer check.Recover(t)
 	a, v := jsonN(t), jsonVocab()
-	g := &greedyPick{}
+	g := &greedyPick{budget: picks(t).For("NewSampler(jsonN, v, pick)", 0, "NewSampler only makes the Sampler: the pick function is for Sample")}
 	s, err := NewSampler(a, v, g.pick)
 	if err != nil {
 		t.Fatalf("NewSampler(jsonN, v, pick) returned the error %q; want a Sampler\n  v: %s", err, describeVocab(v))
@@ -134,6 +153,7 @@ func TestTask4_Sampler(t *testing.T) {
 		before := s.State
 		allowed := maskRef(a, v, before)
 		g.seen = nil
+		g.budget.For(fmt.Sprintf("step %d: Sample in state %d", i+1, before), 10, pickHint)
 		got := s.Sample(caller)
 		if !slices.Equal(caller, z) {
 			t.Fatalf("step %d: Sample changed the caller's logits to %s; it must not modify them", i+1, check.Vec(caller))
@@ -164,6 +184,7 @@ func TestTask4_Sampler(t *testing.T) {
 		t.Errorf("the tokens wrote %q; want %q", text, `{"n":12123}`)
 	}
 	z := make([]float32, len(v.Texts))
+	g.budget.For("Sample after the end token", 10, "the output has ended: Sample returns NoToken without asking the pick function")
 	if got := s.Sample(z); got != NoToken || s.Err == nil {
 		t.Errorf("after the end token, Sample = %d and Err = %v; want NoToken (%d) and an error: the output has ended", got, s.Err, NoToken)
 	}
@@ -177,7 +198,8 @@ func TestTask4_Sampler(t *testing.T) {
 func TestTask4_Refuses(t *testing.T) {
 	defer check.Recover(t)
 	a, v := jsonN(t), jsonVocab()
-	pick := func([]float32) int { return 0 }
+	budget := picks(t)
+	pick := func([]float32) int { budget.Spend(); return 0 }
 	ab := build(t, 0, []int{2}, Edge{0, "a", 1}, Edge{1, "b", 2})
 	for _, c := range []struct {
 		call string
@@ -193,15 +215,17 @@ func TestTask4_Refuses(t *testing.T) {
 		{"NewSampler(jsonN, v, pick)", a, Vocab{Texts: v.Texts, End: []int{10, -1}}, pick, "v's end token -1 is not a token"},
 		{"NewSampler(ab, v, pick)", ab, vocab([]int{1}, "a", "<end>"), pick, `v has "a" and the end token: no token sequence writes "ab"`},
 	} {
+		budget.For(c.call, 0, "NewSampler only makes the Sampler: the pick function is for Sample")
 		if s, err := NewSampler(c.a, c.v, c.pick); err == nil {
-			t.Errorf("%s = %+v, no error; want an error: %s", c.call, s, c.why)
+			t.Errorf("%s = %s, no error; want an error: %s", c.call, samplerString(s), c.why)
 		}
 	}
 
 	choice := 0
-	s, err := NewSampler(a, v, func([]float32) int { return choice })
+	budget.For("NewSampler(jsonN, v, pick)", 0, "NewSampler only makes the Sampler: the pick function is for Sample")
+	s, err := NewSampler(a, v, func([]float32) int { budget.Spend(); return choice })
 	if err != nil || s == nil {
-		t.Fatalf("NewSampler(jsonN, v, pick) = %v, %v; want a Sampler", s, err)
+		t.Fatalf("NewSampler(jsonN, v, pick) = %s, %v; want a Sampler", samplerString(s), err)
 	}
 	z := make([]float32, len(v.Texts))
 	for _, c := range []struct {
@@ -216,6 +240,7 @@ func TestTask4_Refuses(t *testing.T) {
 		{"the pick function chooses 13, not a token", z, 13},
 	} {
 		choice = c.choice
+		budget.For(c.what+": Sample", 10, pickHint)
 		got := s.Sample(c.logits)
 		if got != NoToken || s.Err == nil || s.State != a.Start() || s.Ended {
 			t.Errorf("%s: Sample = %d, Err %v, State %d, Ended %v; want NoToken (%d), an error, State %d and Ended false",
@@ -223,10 +248,12 @@ func TestTask4_Refuses(t *testing.T) {
 		}
 	}
 	choice = 12
+	budget.For("then Sample with a pick function choosing 12", 10, pickHint)
 	if got := s.Sample(z); got != 12 || s.Err != nil || s.State != 1 {
 		t.Errorf(`then the pick function chooses 12, "{": Sample = %d, Err %v, State %d; want 12, nil and 1`, got, s.Err, s.State)
 	}
 	var zero Sampler
+	budget.For("Sample on a zero Sampler", 0, "a zero Sampler has no pick function to call")
 	if got := zero.Sample(z); got != NoToken {
 		t.Errorf("Sample on a zero Sampler (not made by NewSampler) = %d; want NoToken (%d)", got, NoToken)
 	}
@@ -248,7 +275,10 @@ func TestTask4_ComposesWithSampling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const n = 20000
+	budget := picks(t).For(fmt.Sprintf("NewSampler then Sample, %s times with the engine's sampler as the pick function,", check.Count(n)), 10*n, pickHint)
 	pick := func(z []float32) int {
+		budget.Spend()
 		id, err := es.Sample(z)
 		if err != nil {
 			return NoToken
@@ -259,12 +289,11 @@ func TestTask4_ComposesWithSampling(t *testing.T) {
 	e0, e6 := math.Exp(1.2/0.8), math.Exp(0.7/0.8)
 	want := make([]float64, len(z))
 	want[0], want[6] = e0/(e0+e6), e6/(e0+e6)
-	const n = 20000
 	counts := make([]int, len(z))
 	for i := range n {
 		s, err := NewSampler(a, v, pick)
 		if err != nil || s == nil {
-			t.Fatalf("NewSampler(jsonN, v, engine sampler) = %v, %v; want a Sampler", s, err)
+			t.Fatalf("NewSampler(jsonN, v, engine sampler) = %s, %v; want a Sampler", samplerString(s), err)
 		}
 		id := s.Sample(z)
 		if id < 0 || id >= len(z) {
@@ -280,9 +309,10 @@ func TestTask4_ComposesWithSampling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSampler(a, v, func(z []float32) int { id, _ := greedy.Sample(z); return id })
+	budget.For("Sample with the engine's greedy sampler as the pick function", 10, pickHint)
+	s, err := NewSampler(a, v, func(z []float32) int { budget.Spend(); id, _ := greedy.Sample(z); return id })
 	if err != nil || s == nil {
-		t.Fatalf("NewSampler(jsonN, v, greedy) = %v, %v; want a Sampler", s, err)
+		t.Fatalf("NewSampler(jsonN, v, greedy) = %s, %v; want a Sampler", samplerString(s), err)
 	}
 	if id := s.Sample(z); id != 0 {
 		t.Errorf("greedy at the start of {\"n\":[0-9]+}: Sample(%s) = %d; want 0, the best allowed token (7 is the favourite, and not allowed)", check.Vec(z), id)
@@ -323,7 +353,9 @@ func TestTask4_NeverStuck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	budget := picks(t)
 	pick := func(z []float32) int {
+		budget.Spend()
 		id, err := es.Sample(z)
 		if err != nil {
 			return NoToken
@@ -336,6 +368,7 @@ func TestTask4_NeverStuck(t *testing.T) {
 	for range 300 {
 		a, v := randomAutomaton(t, r), randomVocab(r)
 		possible := liveRef(a, v)[a.Start()]
+		budget.For("NewSampler then 25 calls of Sample on a random automaton and vocabulary", 250, pickHint)
 		s, err := NewSampler(a, v, pick)
 		if !possible {
 			if err == nil {
@@ -344,7 +377,7 @@ func TestTask4_NeverStuck(t *testing.T) {
 			continue
 		}
 		if err != nil || s == nil {
-			fails.Errorf("NewSampler(a, %s) = %v, %v; want a Sampler\n  a: %s", describeVocab(v), s, err, describe(a))
+			fails.Errorf("NewSampler(a, %s) = %s, %v; want a Sampler\n  a: %s", describeVocab(v), samplerString(s), err, describe(a))
 			continue
 		}
 		state, text := a.Start(), []byte{}
@@ -424,9 +457,10 @@ func TestTask4_OnTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSampler(a, v, engine.Argmax)
+	budget := picks(t).For("engine.Decode with Sample as its Pick, for 24 tokens at most,", 240, pickHint)
+	s, err := NewSampler(a, v, func(z []float32) int { budget.Spend(); return engine.Argmax(z) })
 	if err != nil || s == nil {
-		t.Fatalf("NewSampler([0-9]+\\n}\\n, the course's vocabulary, engine.Argmax) = %v, %v; want a Sampler", s, err)
+		t.Fatalf("NewSampler([0-9]+\\n}\\n, the course's vocabulary, engine.Argmax) = %s, %v; want a Sampler", samplerString(s), err)
 	}
 	lm := &recordingLM{ModelLM: engine.NewModelLM(m, 1)}
 	state, text := a.Start(), []byte{}

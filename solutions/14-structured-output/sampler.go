@@ -74,7 +74,7 @@ func NewSampler(a *Automaton, v Vocab, pick func(logits []float32) int) (*Sample
 	}
 	live := Live(a, v)
 	if !live[a.Start()] {
-		return nil, fmt.Errorf("no sequence of the vocabulary's %d tokens writes a text of the language (%v)", len(v.Texts), a)
+		return nil, fmt.Errorf("no sequence of the vocabulary's %d tokens writes a text of the language: the start state, %d, is not live", len(v.Texts), a.Start())
 	}
 	return &Sampler{State: a.Start(), a: a, v: v, pick: pick, live: live}, nil
 }

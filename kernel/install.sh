@@ -238,6 +238,8 @@ mkdir -p "\$(dirname "\$log")"
 exec "$BIN/gonb" --kernel "\$1" 2>>"\$log"
 EOF
 	ok "kernel/.bin/gonb-kernel written"
+else
+	ok "kernel/.bin/gonb-kernel unchanged"
 fi
 chmod 0755 "$BIN/gonb-kernel"
 if "$VENV/bin/python" - "$BIN/gonb-kernel" "$KERNEL_PATH" <<'EOF' | write_if_changed "$SPEC_DIR/kernel.json"; then
@@ -252,9 +254,9 @@ spec = {
 }
 print(json.dumps(spec, indent=2))
 EOF
-	ok "written"
+	ok "kernel/.venv/share/jupyter/kernels/$KERNEL_NAME/kernel.json written"
 else
-	ok "unchanged"
+	ok "kernel/.venv/share/jupyter/kernels/$KERNEL_NAME/kernel.json unchanged"
 fi
 
 # --- 5. Jupyter settings for the course -------------------------------------
@@ -271,9 +273,9 @@ print(json.dumps({"ServerApp": {
     "tornado_settings": {"ws_ping_interval": 30000, "ws_ping_timeout": 30000},
 }}, indent=2))
 EOF
-	ok "server config written"
+	ok "kernel/.venv/etc/jupyter/jupyter_server_config.json written"
 else
-	ok "server config unchanged"
+	ok "kernel/.venv/etc/jupyter/jupyter_server_config.json unchanged"
 fi
 # No news or update checks: they need the internet and interrupt the page.
 if write_if_changed "$VENV/share/jupyter/lab/settings/overrides.json" <<'EOF'; then
@@ -284,9 +286,9 @@ if write_if_changed "$VENV/share/jupyter/lab/settings/overrides.json" <<'EOF'; t
   }
 }
 EOF
-	ok "lab settings written"
+	ok "kernel/.venv/share/jupyter/lab/settings/overrides.json written"
 else
-	ok "lab settings unchanged"
+	ok "kernel/.venv/share/jupyter/lab/settings/overrides.json unchanged"
 fi
 
 # --- 6. ECharts for offline charts, playwright-core for the browser test ---

@@ -7,12 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 // TestSummaryFollowsText runs the command with stdout and stderr on one
@@ -114,11 +117,12 @@ func TestOrdinal(t *testing.T) {
 }
 
 // TestStopAndSpeedCountAlike runs the built-in model to each stop reason
-// that is cheap to reach and checks that the "stopped:" line gives the
-// same number of new tokens as the "speed:" line: both count every token
-// the model generated, the end token included, so that a learner reading
-// them side by side sees one number, not two that differ by one. -json's
-// summary says the same in words and in generated_tokens.
+// that is cheap to reach (and SmolLM2 to its own end token, when it is
+// installed) and checks that the "stopped:" line gives the same number of
+// new tokens as the "speed:" line: both count every token the model
+// generated, the end token included, so that a learner reading them side
+// by side sees one number, not two that differ by one. -json's summary
+// says the same in words and in generated_tokens.
 func TestStopAndSpeedCountAlike(t *testing.T) {
 	stopCount := []*regexp.Regexp{
 		regexp.MustCompile(`as its (\d+)(?:st|nd|rd|th) token$`),
@@ -134,53 +138,64 @@ func TestStopAndSpeedCountAlike(t *testing.T) {
 		{"eos", []string{"-prompt", "func main() {", "-temperature", "0"}},
 		{"eos", []string{"-prompt", "func", "-beam", "2"}},
 		{"eos", []string{"-prompt", "func", "-temperature", "0", "-speculate", "2"}},
+		{"eos", []string{"-model", "smollm2", "-chat", "Name three fruits.", "-temperature", "0"}}, // its end token <|im_end|>
 		{"length", []string{"-prompt", "func ", "-n", "20", "-temperature", "0"}},
 		{"stop", []string{"-prompt", "func ", "-n", "40", "-temperature", "0", "-stop", "{"}},
 		{"context", []string{"-prompt", "func ", "-n", "0", "-temperature", "1.5", "-seed", "1"}},
 		{"constraint", []string{"-prompt", "func ", "-regex", "[0-9]{3}", "-seed", "2"}},
 	} {
-		status, out, stderr := runGenerate(c.args...)
-		if status != 0 {
-			t.Fatalf("%q: status %d, stdout %q, stderr %q", c.args, status, out, stderr)
-		}
-		var stopped, speed string
-		for l := range strings.Lines(stderr) {
-			l = strings.TrimSuffix(l, "\n")
-			if s, ok := strings.CutPrefix(l, "stopped: "); ok {
-				stopped = s
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if slices.Contains(c.args, "smollm2") {
+				testmodel.Path(t, testmodel.SmolLM2)
 			}
-			if strings.HasPrefix(l, "speed: ") {
-				speed = l
+			status, out, stderr := runGenerate(c.args...)
+			if status != 0 {
+				t.Fatalf("status %d, stdout %q, stderr %q", status, out, stderr)
 			}
-		}
-		var inStop string
-		for _, re := range stopCount {
-			if m := re.FindStringSubmatch(stopped); m != nil {
-				inStop = m[1]
-				break
+			var stopped, speed string
+			for l := range strings.Lines(stderr) {
+				l = strings.TrimSuffix(l, "\n")
+				if s, ok := strings.CutPrefix(l, "stopped: "); ok {
+					stopped = s
+				}
+				if strings.HasPrefix(l, "speed: ") {
+					speed = l
+				}
 			}
-		}
-		m := speedCount.FindStringSubmatch(speed)
-		if inStop == "" || m == nil {
-			t.Fatalf("%q: no token count in the summary\n%s", c.args, stderr)
-		}
-		if inStop != m[1] {
-			t.Errorf("%q: the stop line counts %s tokens, the speed line %s\n%s", c.args, inStop, m[1], stderr)
-		}
+			var inStop string
+			for _, re := range stopCount {
+				if m := re.FindStringSubmatch(stopped); m != nil {
+					inStop = m[1]
+					break
+				}
+			}
+			m := speedCount.FindStringSubmatch(speed)
+			if inStop == "" || m == nil {
+				t.Fatalf("no token count in the summary\n%s", stderr)
+			}
+			if inStop != m[1] {
+				t.Errorf("the stop line counts %s tokens, the speed line %s\n%s", inStop, m[1], stderr)
+			}
 
-		status, out, stderr = runGenerate(append([]string{"-json"}, c.args...)...)
-		if status != 0 {
-			t.Fatalf("-json %q: status %d, stderr %q", c.args, status, stderr)
-		}
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		var sum summaryJSON
-		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
-			t.Fatalf("-json %q: the last line is not a summary: %v", c.args, err)
-		}
-		if sum.FinishReason != c.finish || sum.Stopped != stopped || strconv.Itoa(sum.GeneratedTokens) != inStop {
-			t.Errorf("-json %q: summary finish %q, %d generated tokens, stopped %q; want %q, %s and the text output's %q",
-				c.args, sum.FinishReason, sum.GeneratedTokens, sum.Stopped, c.finish, inStop, stopped)
-		}
+			status, out, stderr = runGenerate(append([]string{"-json"}, c.args...)...)
+			if status != 0 {
+				t.Fatalf("-json: status %d, stderr %q", status, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			var sum summaryJSON
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+				t.Fatalf("-json: the last line is not a summary: %v", err)
+			}
+			if sum.Stopped != stopped || strconv.Itoa(sum.GeneratedTokens) != inStop {
+				t.Errorf("-json: summary with %d generated tokens, stopped %q; want %s and the text output's %q",
+					sum.GeneratedTokens, sum.Stopped, inStop, stopped)
+			}
+			// Which reason a sampled run reaches depends on the last bits
+			// of the products, which only the AVX2/FMA kernels pin down.
+			if sum.FinishReason != c.finish && kernel.Available {
+				t.Errorf("finish %q, want %q: the case no longer checks that stop reason", sum.FinishReason, c.finish)
+			}
+		})
 	}
 }
 

@@ -16,21 +16,44 @@ var errModel = errors.New("the test's model failed on purpose")
 
 // countingLM is a tiny deterministic model: after token t it puts all its
 // weight on (t+1) mod vocab, so greedy decoding counts 3, 4, 5, … It keeps a
-// copy of every prefix it is asked about.
+// copy of every prefix it is asked about, and its budget stops a loop that
+// keeps asking.
 type countingLM struct {
 	vocab, context int
 	failAt         int // the question (1, 2, …) that fails with errModel; 0: none
 	asked          [][]int
+	budget         *check.Budget
+}
+
+// loopHint says what bounds the questions of a generation, for a budget's
+// message.
+const loopHint = "each step asks the model once and makes one token, so a generation cannot ask more often than the context has room for tokens: does your loop stop after maxNew tokens, at an end token, when emit returns false, when the context is full, and at an error?"
+
+// countingModel returns a countingLM for one call of Generate, doing (as the
+// failure messages write it), which may ask it as often as the context
+// has room for tokens.
+func countingModel(t *testing.T, vocab, context int, doing string) *countingLM {
+	return &countingLM{vocab: vocab, context: context, budget: check.NewBudget(t, "the model's NextLogits").For(doing, context+10, loopHint)}
+}
+
+// boundedLM is a model, such as the course's, whose questions a budget
+// bounds.
+type boundedLM struct {
+	LM
+	budget *check.Budget
+}
+
+func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
+	return m.LM.NextLogits(prefix, n)
 }
 
 func (m *countingLM) VocabSize() int     { return m.vocab }
 func (m *countingLM) ContextLength() int { return m.context }
 
 func (m *countingLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
 	m.asked = append(m.asked, slices.Clone(prefix))
-	if len(m.asked) > 10000 {
-		panic("the test's model was asked 10,000 questions: the loop does not stop")
-	}
 	if len(m.asked) == m.failAt {
 		return nil, errModel
 	}
@@ -63,7 +86,7 @@ func firstDifference(a, b []int) int {
 //grade:task 3 points 2
 func TestTask3_CountingModel(t *testing.T) {
 	defer check.Recover(t)
-	lm := &countingLM{vocab: 10, context: 100}
+	lm := countingModel(t, 10, 100, "Generate(counting model, prompt [1 2 3], maxNew 5)")
 	got, err := Generate(lm, []int{1, 2, 3}, 5, engine.Argmax, nil, nil)
 	if want := []int{4, 5, 6, 7, 8}; err != nil || !slices.Equal(got, want) {
 		t.Fatalf("Generate(counting model, prompt [1 2 3], maxNew 5) = %s, %v; want %v, nil", check.Vec(got), err, want)
@@ -82,7 +105,7 @@ func TestTask3_CountingModel(t *testing.T) {
 	// overwrite the -1s.
 	backing := []int{8, -1, -1, -1, -1, -1}
 	prompt := backing[:1]
-	lm = &countingLM{vocab: 10, context: 100}
+	lm = countingModel(t, 10, 100, "Generate(counting model over 10 tokens, prompt [8], maxNew 4)")
 	got, err = Generate(lm, prompt, 4, engine.Argmax, nil, nil)
 	if want := []int{9, 0, 1, 2}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Generate(counting model over 10 tokens, prompt [8], maxNew 4) = %s, %v; want %v, nil", check.Vec(got), err, want)
@@ -117,9 +140,9 @@ func TestTask3_StopConditions(t *testing.T) {
 		{[]int{0, 1}, 100, nil, 6, []int{2, 3, 4, 5}, "the context is full long before maxNew", 4, 5, "no end token"},
 		{[]int{0, 1, 2, 3, 4}, 0, nil, 6, []int{5}, "room for exactly one token", 1, 5, "no end token"},
 	} {
-		lm := &countingLM{vocab: 10, context: c.context}
-		got, err := Generate(lm, c.prompt, c.maxNew, engine.Argmax, c.isEnd, nil)
 		call := fmt.Sprintf("Generate(counting model with a context of %d, prompt %v, maxNew %d, %s)", c.context, c.prompt, c.maxNew, c.describeEnding)
+		lm := countingModel(t, 10, c.context, call)
+		got, err := Generate(lm, c.prompt, c.maxNew, engine.Argmax, c.isEnd, nil)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%s = %s, %v; want %v, nil (%s)", call, check.Vec(got), err, c.want, c.why)
 			continue
@@ -139,7 +162,7 @@ func TestTask3_StopConditions(t *testing.T) {
 //grade:task 3 points 2
 func TestTask3_Streams(t *testing.T) {
 	defer check.Recover(t)
-	lm := &countingLM{vocab: 10, context: 100}
+	lm := countingModel(t, 10, 100, "Generate(counting model, prompt [0], maxNew 4, emit)")
 	var emitted, askedWhenEmitted []int
 	emit := func(id int) bool {
 		emitted = append(emitted, id)
@@ -154,7 +177,7 @@ func TestTask3_Streams(t *testing.T) {
 		t.Errorf("when emit got tokens 1, 2, 3, 4 the model had been asked %s times; want %v: each token is emitted as soon as it is made", check.Vec(askedWhenEmitted), want)
 	}
 
-	lm = &countingLM{vocab: 10, context: 100}
+	lm = countingModel(t, 10, 100, "Generate(counting model, prompt [0], maxNew 10, emit that returns false at the 3rd token)")
 	emitted = nil
 	stopAfter3 := func(id int) bool {
 		emitted = append(emitted, id)
@@ -176,21 +199,22 @@ func TestTask3_Streams(t *testing.T) {
 //grade:task 3 points 1
 func TestTask3_Errors(t *testing.T) {
 	defer check.Recover(t)
-	lm := &countingLM{vocab: 10, context: 4}
+	lm := countingModel(t, 10, 4, "Generate(model, empty prompt, …)")
 	if got, err := Generate(lm, nil, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Generate(model, empty prompt, …) = %s, %v after %d model calls; want an error and no call", check.Vec(got), err, len(lm.asked))
 	}
-	lm = &countingLM{vocab: 10, context: 4}
+	lm = countingModel(t, 10, 4, "Generate(model with a context of 4, prompt of 4 tokens, …)")
 	if got, err := Generate(lm, []int{0, 1, 2, 3}, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Generate(model with a context of 4, prompt of 4 tokens, …) = %s, %v after %d model calls; want an error (no room for a new token) and no call", check.Vec(got), err, len(lm.asked))
 	}
-	lm = &countingLM{vocab: 10, context: 100, failAt: 3}
+	lm = countingModel(t, 10, 100, "Generate(model that fails at its 3rd call, prompt [1], maxNew 10)")
+	lm.failAt = 3
 	got, err := Generate(lm, []int{1}, 10, engine.Argmax, nil, nil)
 	if !errors.Is(err, errModel) || !slices.Equal(got, []int{2, 3}) {
 		t.Errorf("Generate(model that fails at its 3rd call, prompt [1], maxNew 10) = %s, %v; want [2 3] and the model's error (wrapped with %%w is fine)", check.Vec(got), err)
 	}
 	for _, bad := range []int{10, -1} {
-		lm = &countingLM{vocab: 10, context: 100}
+		lm = countingModel(t, 10, 100, fmt.Sprintf("Generate(model with 10 tokens, pick that returns %d)", bad))
 		pick := func([]float32) int { return bad }
 		if got, err := Generate(lm, []int{1}, 3, pick, nil, nil); err == nil {
 			t.Errorf("Generate(model with 10 tokens, pick that returns %d) = %s with no error; want an error: %d is not a token", bad, check.Vec(got), bad)
@@ -243,7 +267,8 @@ func TestTask3_CourseModel(t *testing.T) {
 			want = append(want, id)
 		}
 		var emitted []int
-		got, err := Generate(engine.NewModelLM(m, 1), ids, c.maxNew, sampler(c.seed), tok.IsEnd, func(id int) bool {
+		lm := boundedLM{engine.NewModelLM(m, 1), check.NewBudget(t, "the model's NextLogits").For(fmt.Sprintf("Generate(course model, %q, maxNew %d, …)", c.prompt, c.maxNew), c.maxNew+10, loopHint)}
+		got, err := Generate(lm, ids, c.maxNew, sampler(c.seed), tok.IsEnd, func(id int) bool {
 			emitted = append(emitted, id)
 			return true
 		})

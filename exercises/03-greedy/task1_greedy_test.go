@@ -22,22 +22,57 @@ var (
 var errModel = errors.New("the test's model failed on purpose")
 
 // funcLM is a hand-built model: logits(prefix) is the row of logits for the
-// token after prefix. It keeps a copy of every prefix it is asked about.
+// token after prefix. It keeps a copy of every prefix it is asked about,
+// and its budget stops code that keeps asking.
 type funcLM struct {
 	vocab, context int
 	logits         func(prefix []int) []float32
 	failAt         int // the question (1, 2, …) that fails with errModel; 0: none
 	asked          [][]int
+	budget         *check.Budget
+}
+
+// loopHint says what bounds the questions of a generation, for a budget's
+// message.
+const loopHint = "each step asks the model once and makes one token, so a generation cannot ask more often than the context has room for tokens: does your loop stop after maxNew tokens, at an end token, when the context is full, and at an error?"
+
+// newFuncLM returns a funcLM with a budget: one call of the code under
+// test, which may ask about every prefix the context holds. Before such a
+// call, calling(doing) says what it is, for the failure message.
+func newFuncLM(t *testing.T, vocab, context int, logits func(prefix []int) []float32) *funcLM {
+	m := &funcLM{vocab: vocab, context: context, logits: logits, budget: check.NewBudget(t, "the model's NextLogits")}
+	return m.calling("your code")
+}
+
+// calling starts m's budget for the call doing, and returns m.
+func (m *funcLM) calling(doing string) *funcLM {
+	m.budget.For(doing, m.context+10, loopHint)
+	return m
+}
+
+// boundedLM is a model, such as the course's, whose questions a budget
+// bounds.
+type boundedLM struct {
+	LM
+	budget *check.Budget
+}
+
+func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
+	return m.LM.NextLogits(prefix, n)
+}
+
+// bounded wraps lm for the call doing, which may ask it max times.
+func bounded(t *testing.T, lm LM, doing string, max int) LM {
+	return boundedLM{lm, check.NewBudget(t, "the model's NextLogits").For(doing, max, loopHint)}
 }
 
 func (m *funcLM) VocabSize() int     { return m.vocab }
 func (m *funcLM) ContextLength() int { return m.context }
 
 func (m *funcLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
 	m.asked = append(m.asked, slices.Clone(prefix))
-	if len(m.asked) > 10000 {
-		panic("the test's model was asked 10,000 questions: the loop does not stop")
-	}
 	if len(m.asked) == m.failAt {
 		return nil, errModel
 	}
@@ -57,19 +92,19 @@ func (m *funcLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 }
 
 // tableLM makes a model whose logits depend only on the last token.
-func tableLM(context int, table map[int][]float32, vocab int) *funcLM {
-	return &funcLM{vocab: vocab, context: context, logits: func(prefix []int) []float32 {
+func tableLM(t *testing.T, context int, table map[int][]float32, vocab int) *funcLM {
+	return newFuncLM(t, vocab, context, func(prefix []int) []float32 {
 		if row, ok := table[prefix[len(prefix)-1]]; ok {
 			return slices.Clone(row)
 		}
 		return make([]float32, vocab)
-	}}
+	})
 }
 
 // sumLM makes a model that puts its weight on (sum of the whole prefix) mod
 // vocab: what comes next depends on every token so far.
-func sumLM(context, vocab int) *funcLM {
-	return &funcLM{vocab: vocab, context: context, logits: func(prefix []int) []float32 {
+func sumLM(t *testing.T, context, vocab int) *funcLM {
+	return newFuncLM(t, vocab, context, func(prefix []int) []float32 {
 		sum := 0
 		for _, id := range prefix {
 			sum += id
@@ -77,7 +112,7 @@ func sumLM(context, vocab int) *funcLM {
 		row := make([]float32, vocab)
 		row[sum%vocab] = 1
 		return row
-	}}
+	})
 }
 
 // TestTask1_PicksLargestLowestOnTies: Argmax finds the largest logit,
@@ -190,14 +225,14 @@ func TestTask1_MatchesEngine(t *testing.T) {
 //grade:task 2 points 2
 func TestTask2_FollowsTheArgmax(t *testing.T) {
 	defer check.Recover(t)
-	lm := tableLM(100, map[int][]float32{
+	lm := tableLM(t, 100, map[int][]float32{
 		0: {0, 1, 3, 3, 2},    // → 2 (tied with 3)
 		2: {5, 0, 0, 0, 9},    // → 4
 		4: {1, 7, 0, 7, -inf}, // → 1 (tied with 3)
 		1: {2, 2, 2, 2, 2},    // → 0
 		3: {0, 0, 0, 1, 0},    // → 3
 	}, 5)
-	got, err := Greedy(lm, []int{0}, 6, nil)
+	got, err := Greedy(lm.calling("Greedy(table model, prompt [0], maxNew 6, nil)"), []int{0}, 6, nil)
 	if want := []int{2, 4, 1, 0, 2, 4}; err != nil || !slices.Equal(got, want) {
 		t.Fatalf("Greedy(table model, prompt [0], maxNew 6, nil) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
@@ -205,9 +240,9 @@ func TestTask2_FollowsTheArgmax(t *testing.T) {
 		t.Errorf("Greedy with maxNew 6 asked the model %d times; want 6", len(lm.asked))
 	}
 
-	lm = sumLM(100, 7)
+	lm = sumLM(t, 100, 7)
 	backing := []int{1, 2, -1, -1, -1, -1, -1, -1}
-	got, err = Greedy(lm, backing[:2], 5, nil)
+	got, err = Greedy(lm.calling("Greedy(model predicting the sum of the whole prefix mod 7, prompt [1 2], maxNew 5, nil)"), backing[:2], 5, nil)
 	want := []int{3, 6, 5, 3, 6}
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("Greedy(model predicting the sum of the whole prefix mod 7, prompt [1 2], maxNew 5, nil) = %s, %v; want %v, nil", check.Vec(got), err, want)
@@ -244,10 +279,11 @@ func TestTask2_StopConditions(t *testing.T) {
 		{100, 6, nil, "nil", []int{3, 6, 5, 3}},
 		{0, 3, nil, "nil", []int{3}},
 	} {
-		lm := sumLM(c.context, 7)
+		call := fmt.Sprintf("Greedy(sum model with a context of %d, prompt [1 2], maxNew %d, %s)", c.context, c.maxNew, c.ending)
+		lm := sumLM(t, c.context, 7).calling(call)
 		got, err := Greedy(lm, []int{1, 2}, c.maxNew, c.isEnd)
 		if err != nil || !slices.Equal(got, c.want) {
-			t.Errorf("Greedy(sum model with a context of %d, prompt [1 2], maxNew %d, %s) = %s, %v; want %v, nil", c.context, c.maxNew, c.ending, check.Vec(got), err, c.want)
+			t.Errorf("%s = %s, %v; want %v, nil", call, check.Vec(got), err, c.want)
 		}
 	}
 }
@@ -259,21 +295,21 @@ func TestTask2_StopConditions(t *testing.T) {
 //grade:task 2 points 1
 func TestTask2_Errors(t *testing.T) {
 	defer check.Recover(t)
-	lm := sumLM(4, 7)
+	lm := sumLM(t, 4, 7).calling("Greedy(model, empty prompt, …)")
 	if got, err := Greedy(lm, nil, 5, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Greedy(model, empty prompt, …) = %s, %v after %d model calls; want an error and no call", check.Vec(got), err, len(lm.asked))
 	}
-	lm = sumLM(4, 7)
+	lm = sumLM(t, 4, 7).calling("Greedy(model with a context of 4, prompt of 4 tokens, …)")
 	if got, err := Greedy(lm, []int{1, 2, 3, 4}, 5, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Greedy(model with a context of 4, prompt of 4 tokens, …) = %s, %v after %d model calls; want an error (no room for a new token) and no call", check.Vec(got), err, len(lm.asked))
 	}
-	lm = sumLM(100, 7)
+	lm = sumLM(t, 100, 7).calling("Greedy(model that fails at its 3rd call, prompt [1 2], maxNew 10)")
 	lm.failAt = 3
 	got, err := Greedy(lm, []int{1, 2}, 10, nil)
 	if !errors.Is(err, errModel) || !slices.Equal(got, []int{3, 6}) {
 		t.Errorf("Greedy(model that fails at its 3rd call, prompt [1 2], maxNew 10) = %s, %v; want [3 6] and the model's error (wrapped with %%w is fine)", check.Vec(got), err)
 	}
-	lm = tableLM(100, map[int][]float32{0: {0, 5, 1}, 1: {nan, nan, nan}}, 3)
+	lm = tableLM(t, 100, map[int][]float32{0: {0, 5, 1}, 1: {nan, nan, nan}}, 3).calling("Greedy(model whose logits after token 1 are all NaN, prompt [0], maxNew 10)")
 	got, err = Greedy(lm, []int{0}, 10, nil)
 	if err == nil || !slices.Equal(got, []int{1}) {
 		t.Errorf("Greedy(model whose logits after token 1 are all NaN, prompt [0], maxNew 10) = %s, %v; want [1] and an error: no token can be picked at step 2", check.Vec(got), err)
@@ -312,7 +348,8 @@ func TestTask2_CourseModel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("engine's Encode(%q): %v", c.prompt, err)
 		}
-		got, err := Greedy(engine.NewModelLM(m, 1), ids, c.maxNew, tok.IsEnd)
+		lm := bounded(t, engine.NewModelLM(m, 1), fmt.Sprintf("Greedy(course model, %q, maxNew %d, tok.IsEnd)", c.prompt, c.maxNew), c.maxNew+10)
+		got, err := Greedy(lm, ids, c.maxNew, tok.IsEnd)
 		if err != nil || !slices.Equal(got, want) {
 			at := 0
 			for at < min(len(got), len(want)) && got[at] == want[at] {

@@ -3,6 +3,7 @@ package greedy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -30,14 +31,14 @@ const (
 // after A: cat 0.9, dog 0.1; after One: cat 0.5, day 0.5; after two words
 // "." for certain. Its logits are log p + 3 (and -Inf for impossible
 // tokens): only after softmax do they become probabilities.
-func treeLM() *funcLM {
+func treeLM(t *testing.T) *funcLM {
 	step1 := map[int]float64{the: 0.5, a: 0.4, one: 0.1}
 	step2 := map[int]map[int]float64{
 		the: {cat: 0.3, dog: 0.3, bird: 0.2, fish: 0.2},
 		a:   {cat: 0.9, dog: 0.1},
 		one: {cat: 0.5, day: 0.5},
 	}
-	return &funcLM{vocab: 10, context: 16, logits: func(prefix []int) []float32 {
+	return newFuncLM(t, 10, 16, func(prefix []int) []float32 {
 		p := map[int]float64{period: 1}
 		if len(prefix) == 1 {
 			p = step1
@@ -49,12 +50,20 @@ func treeLM() *funcLM {
 			row[id] = float32(math.Log(p[id]) + 3) // log 0 = -Inf
 		}
 		return row
-	}}
+	})
+}
+
+// scoring starts lm's budget for one call of SequenceLogProb, doing, which
+// asks the model at most once per token of the continuation, n, and
+// returns lm.
+func scoring(lm *funcLM, doing string, n int) *funcLM {
+	lm.budget.For(doing, n+10, "SequenceLogProb asks the model at most once per token of the continuation (or once for all of them): does a loop keep asking?")
+	return lm
 }
 
 // constLM gives the same logits after every prefix.
-func constLM(logits []float32) *funcLM {
-	return &funcLM{vocab: len(logits), context: 100, logits: func([]int) []float32 { return slices.Clone(logits) }}
+func constLM(t *testing.T, logits []float32) *funcLM {
+	return newFuncLM(t, len(logits), 100, func([]int) []float32 { return slices.Clone(logits) })
 }
 
 // TestTask3_HandComputed: on the two-word model, SequenceLogProb is the sum
@@ -75,7 +84,7 @@ func TestTask3_HandComputed(t *testing.T) {
 		{[]int{a, dog, period}, "A dog .", math.Log(0.4 * 0.1 * 1)},
 		{nil, "nothing", 0},
 	} {
-		got, err := SequenceLogProb(treeLM(), []int{bos}, c.continuation)
+		got, err := SequenceLogProb(scoring(treeLM(t), fmt.Sprintf("SequenceLogProb(two-word model, [<s>], %v)", c.continuation), len(c.continuation)), []int{bos}, c.continuation)
 		if err != nil || math.Abs(got-c.want) > 1e-5 {
 			t.Errorf("SequenceLogProb(two-word model, [<s>], %v = %q) = %.6g, %v; want %.6g (probability %.4g)", c.continuation, c.words, got, err, c.want, math.Exp(c.want))
 		}
@@ -92,7 +101,7 @@ func TestTask3_Stable(t *testing.T) {
 	lse := math.Log(math.Exp(1) + math.Exp(2) + math.Exp(3) + math.Exp(4))
 	want := (4 - lse) + (1 - lse) + (4 - lse)
 	for _, logits := range [][]float32{{1, 2, 3, 4}, {1001, 1002, 1003, 1004}, {-999, -998, -997, -996}} {
-		got, err := SequenceLogProb(constLM(logits), []int{0}, []int{3, 0, 3})
+		got, err := SequenceLogProb(scoring(constLM(t, logits), fmt.Sprintf("SequenceLogProb(model with the logits %v at every step, [0], [3 0 3])", logits), 3), []int{0}, []int{3, 0, 3})
 		if err != nil || math.Abs(got-want) > 1e-5 {
 			t.Errorf("SequenceLogProb(model with the logits %v at every step, [0], [3 0 3]) = %.6g, %v; want %.6g", logits, got, err, want)
 		}
@@ -107,7 +116,7 @@ func TestTask3_Stable(t *testing.T) {
 func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 	defer check.Recover(t)
 	var greedy []int // the engine's greedy decoding, so this test does not depend on task 2
-	for step, err := range engine.Decode(context.Background(), treeLM(), []int{bos}, engine.DecodeOptions{MaxNewTokens: 2}) {
+	for step, err := range engine.Decode(context.Background(), treeLM(t), []int{bos}, engine.DecodeOptions{MaxNewTokens: 2}) {
 		id := step.ID
 		if err != nil {
 			t.Fatalf("engine.Decode on the two-word model: %v", err)
@@ -117,14 +126,14 @@ func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 	if !slices.Equal(greedy, []int{the, cat}) {
 		t.Fatalf("engine.Decode gave %v; the test expected greedy decoding to give [The cat] = [%d %d]", greedy, the, cat)
 	}
-	greedyLP, err := SequenceLogProb(treeLM(), []int{bos}, greedy)
+	greedyLP, err := SequenceLogProb(scoring(treeLM(t), "SequenceLogProb(two-word model, [<s>], greedy's [The cat])", len(greedy)), []int{bos}, greedy)
 	if err != nil || math.Abs(greedyLP-math.Log(0.15)) > 1e-5 {
 		t.Fatalf("SequenceLogProb(two-word model, [<s>], greedy's [The cat]) = %.6g, %v; want log 0.15 = %.6g", greedyLP, err, math.Log(0.15))
 	}
 	best, bestLP := []int(nil), math.Inf(-1)
 	for first := range 10 {
 		for second := range 10 {
-			lp, err := SequenceLogProb(treeLM(), []int{bos}, []int{first, second})
+			lp, err := SequenceLogProb(scoring(treeLM(t), fmt.Sprintf("SequenceLogProb(two-word model, [<s>], [%d %d])", first, second), 2), []int{bos}, []int{first, second})
 			if err != nil {
 				t.Fatalf("SequenceLogProb(two-word model, [<s>], [%d %d]) returned the error %v", first, second, err)
 			}
@@ -179,7 +188,8 @@ func TestTask3_CourseModel(t *testing.T) {
 			continuation = append(continuation, id)
 			seq = append(seq, id)
 		}
-		got, err := SequenceLogProb(engine.NewModelLM(m, 1), prompt, continuation)
+		scored := bounded(t, engine.NewModelLM(m, 1), fmt.Sprintf("SequenceLogProb(course model, prompt, %q)", tok.DecodeAll(continuation)), len(continuation)+10)
+		got, err := SequenceLogProb(scored, prompt, continuation)
 		if err != nil || math.Abs(got-want) > 1e-3 {
 			t.Errorf("SequenceLogProb(course model, prompt, %q) = %.6g, %v; want %.6g (the sum of engine.LogProbOf over the 15 steps)", tok.DecodeAll(continuation), got, err, want)
 		}
@@ -192,15 +202,15 @@ func TestTask3_CourseModel(t *testing.T) {
 //grade:task 3 points 1
 func TestTask3_Errors(t *testing.T) {
 	defer check.Recover(t)
-	if lp, err := SequenceLogProb(treeLM(), nil, []int{the}); err == nil {
+	if lp, err := SequenceLogProb(scoring(treeLM(t), "SequenceLogProb(model, empty prompt, [The])", 1), nil, []int{the}); err == nil {
 		t.Errorf("SequenceLogProb(model, empty prompt, [The]) = %.4g with no error; want an error", lp)
 	}
 	for _, bad := range [][]int{{the, 10}, {-1}} {
-		if lp, err := SequenceLogProb(treeLM(), []int{bos}, bad); err == nil {
+		if lp, err := SequenceLogProb(scoring(treeLM(t), fmt.Sprintf("SequenceLogProb(10-token model, [<s>], %v)", bad), len(bad)), []int{bos}, bad); err == nil {
 			t.Errorf("SequenceLogProb(10-token model, [<s>], %v) = %.4g with no error; want an error: %v holds a token outside 0..9", bad, lp, bad)
 		}
 	}
-	lm := treeLM()
+	lm := scoring(treeLM(t), "SequenceLogProb(model that fails, [<s>], [A cat])", 2)
 	lm.failAt = 1
 	if lp, err := SequenceLogProb(lm, []int{bos}, []int{a, cat}); !errors.Is(err, errModel) {
 		t.Errorf("SequenceLogProb(model that fails, [<s>], [A cat]) = %.4g, %v; want the model's error (wrapped with %%w is fine)", lp, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"testing"
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/exercises/internal/check"
@@ -11,13 +12,42 @@ import (
 
 // coins is a scripted RNG: it returns the chosen values in order, so a test
 // knows every coin and can work out the right pick by hand. Past the end it
-// returns 0 (and counts the extra calls).
+// returns 0 (and counts the extra calls), and a few calls past it the
+// budget stops code that keeps drawing.
 type coins struct {
-	vals  []float32
-	calls int
+	vals   []float32
+	calls  int
+	budget *check.Budget
+}
+
+// coinHint says how many coins a draw takes, for a budget's message.
+const coinHint = "Draw, and so Sample, takes exactly one coin: is a loop drawing again and again?"
+
+// scripted returns coins for the call doing (as the failure messages write
+// it), which may take a few more than vals holds.
+func scripted(t *testing.T, doing string, vals ...float32) *coins {
+	return &coins{vals: vals, budget: check.NewBudget(t, "rng.Float32()").For(doing, len(vals)+20, coinHint)}
+}
+
+// boundedRNG is an RNG, such as *engine.RNG, whose calls a budget bounds.
+type boundedRNG struct {
+	RNG
+	budget *check.Budget
+}
+
+func (r boundedRNG) Float32() float32 {
+	r.budget.Spend()
+	return r.RNG.Float32()
+}
+
+// seeded returns engine.NewRNG(seed) for the calls doing, which may take
+// max coins.
+func seeded(t *testing.T, seed uint64, doing string, max int) RNG {
+	return boundedRNG{engine.NewRNG(seed), check.NewBudget(t, "rng.Float32()").For(doing, max, coinHint)}
 }
 
 func (c *coins) Float32() float32 {
+	c.budget.Spend()
 	c.calls++
 	if c.calls <= len(c.vals) {
 		return c.vals[c.calls-1]

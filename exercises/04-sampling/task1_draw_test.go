@@ -1,9 +1,9 @@
 package sampling
 
 import (
+	"fmt"
 	"testing"
 
-	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -27,7 +27,7 @@ func TestTask1_Boundaries(t *testing.T) {
 	fails := check.NewLimit(t, 3)
 	defer fails.Close()
 	for _, c := range cases {
-		rng := &coins{vals: []float32{c.coin}}
+		rng := scripted(t, fmt.Sprintf("Draw(%v) with coin %v", probs, c.coin), c.coin)
 		got := Draw(probs, rng)
 		if got != c.want {
 			fails.Errorf("Draw(%v) with coin %v = %d; want %d (the first token whose running sum is greater than the coin)", probs, c.coin, got, c.want)
@@ -65,7 +65,7 @@ func TestTask1_ZeroAndRounding(t *testing.T) {
 	fails := check.NewLimit(t, 4)
 	defer fails.Close()
 	for _, c := range cases {
-		got := Draw(c.probs, &coins{vals: []float32{c.coin}})
+		got := Draw(c.probs, scripted(t, fmt.Sprintf("Draw(%v) with coin %v", c.probs, c.coin), c.coin))
 		if got != c.want {
 			fails.Errorf("Draw(%v) with coin %v = %d; want %d (%s)", c.probs, c.coin, got, c.want, c.why)
 		}
@@ -80,7 +80,7 @@ func TestTask1_Frequencies(t *testing.T) {
 	defer check.Recover(t)
 	probs := []float32{0.1, 0.2, 0.3, 0.4}
 	const n = 20000
-	rng := engine.NewRNG(42)
+	rng := seeded(t, 42, fmt.Sprintf("Draw(%v), %d times with engine.NewRNG(42),", probs, n), 10*n)
 	counts := make([]int, len(probs))
 	for range n {
 		id := Draw(probs, rng)

@@ -148,7 +148,7 @@ func TestTask5_Order(t *testing.T) {
 //grade:task 5 points 1
 func TestTask5_SampleDraws(t *testing.T) {
 	defer check.Recover(t)
-	rng := &coins{vals: []float32{0.1, 0.7, 0.5, 0.95, 0.6}}
+	rng := scripted(t, "Sampler{Temperature: 1, TopK: 2}.Sample, 5 times,", 0.1, 0.7, 0.5, 0.95, 0.6)
 	s := &Sampler{Temperature: 1, TopK: 2, RNG: rng}
 	var pick func(logits []float32) int = s.Sample
 	z := logOf(0.5, 0.25, 0.125, 0.125) // top-2 gives [2/3 1/3 0 0]
@@ -180,8 +180,9 @@ func TestTask5_Frequencies(t *testing.T) {
 	}
 	_, stages, _ := es.SampleTrace(z, nil)
 	want := stages[len(stages)-1].Probs
-	s := &Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, RNG: engine.NewRNG(2024)}
 	const n = 40000
+	rng := seeded(t, 2024, fmt.Sprintf("Sample, %s times with engine.NewRNG(2024),", check.Count(n)), 10*n)
+	s := &Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, RNG: rng}
 	counts := make([]int, len(z))
 	for range n {
 		id := s.Sample(z)
@@ -238,12 +239,12 @@ func TestTask5_OnTheModel(t *testing.T) {
 				what, tok.DecodeAll(got), tok.DecodeAll(want), check.Diff(got, want, 0))
 		}
 	}
-	compare("temperature 0", &Sampler{RNG: engine.NewRNG(1)}, engine.Argmax)
+	compare("temperature 0", &Sampler{RNG: seeded(t, 1, "engine.Decode with your Sample at temperature 0, for 30 tokens,", 300)}, engine.Argmax)
 	opts := engine.Options{Temperature: 0.8, TopK: 40, Seed: 7}
 	es, err := opts.NewSampler(m.Config.VocabSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	compare(fmt.Sprintf("temperature %v, top-k %d, seed %d", opts.Temperature, opts.TopK, opts.Seed),
-		&Sampler{Temperature: 0.8, TopK: 40, RNG: engine.NewRNG(7)}, func(l []float32) int { id, _ := es.Sample(l); return id })
+		&Sampler{Temperature: 0.8, TopK: 40, RNG: seeded(t, 7, "engine.Decode with your Sample at temperature 0.8, top-k 40, for 30 tokens,", 300)}, func(l []float32) int { id, _ := es.Sample(l); return id })
 }

@@ -150,6 +150,16 @@ func TestTask2_MatchesEngine(t *testing.T) {
 	}
 }
 
+// solver wraps solve with a budget for one call of Accuracy, doing (as the
+// failure messages write it), which asks it once per problem: n times.
+func solver(t *testing.T, doing string, n int, solve func(prompt string) string) func(prompt string) string {
+	budget := check.NewBudget(t, "the solver").For(doing, n+10, "Accuracy asks the solver once per problem: does its loop move on to the next problem, and stop after the last?")
+	return func(prompt string) string {
+		budget.Spend()
+		return solve(prompt)
+	}
+}
+
 // TestTask3_Accuracy: a scripted solver answers four problems, three of
 // them right (one by writing its steps); the prompts it receives are
 // "A+B=".
@@ -169,7 +179,7 @@ func TestTask3_Accuracy(t *testing.T) {
 		asked = append(asked, prompt)
 		return completions[prompt]
 	}
-	if got := Accuracy(problems, solve); math.Abs(got-0.75) > 1e-12 {
+	if got := Accuracy(problems, solver(t, fmt.Sprintf("Accuracy(%v)", problems), len(problems), solve)); math.Abs(got-0.75) > 1e-12 {
 		t.Errorf("Accuracy(%v) = %.4g; want 0.75 (3 of 4 right); the solver was asked %s", problems, got, check.List(asked, strconv.Quote))
 	}
 	fails := check.NewLimit(t, 3)
@@ -197,14 +207,14 @@ func TestTask3_EdgeCases(t *testing.T) {
 		return strconv.Itoa(a + b)
 	}
 	problems := []Problem{{1, 2}, {40, 2}}
-	if got := Accuracy(problems, right); got != 1 {
+	if got := Accuracy(problems, solver(t, "Accuracy with a solver that is always right", len(problems), right)); got != 1 {
 		t.Errorf("Accuracy with a solver that is always right = %.4g; want 1", got)
 	}
-	if got := Accuracy(problems, cut); got != 0 {
+	if got := Accuracy(problems, solver(t, "Accuracy with a solver that never reaches an answer", len(problems), cut)); got != 0 {
 		t.Errorf("Accuracy with a solver that never reaches an answer = %.4g; want 0", got)
 	}
 	called := false
-	if got := Accuracy(nil, func(string) string { called = true; return "" }); got != 0 || called {
+	if got := Accuracy(nil, solver(t, "Accuracy(no problems)", 0, func(string) string { called = true; return "" })); got != 0 || called {
 		t.Errorf("Accuracy(no problems) = %.4g (solver called: %v); want 0 without calling the solver", got, called)
 	}
 }
@@ -244,12 +254,12 @@ func TestTask3_CourseModel(t *testing.T) {
 		}
 		return a.Completion
 	}
-	if got := Accuracy(problems, solve); math.Abs(got-want.Accuracy()) > 1e-12 {
+	if got := Accuracy(problems, solver(t, "Accuracy of the steps model on 20 three-digit problems", len(problems), solve)); math.Abs(got-want.Accuracy()) > 1e-12 {
 		t.Errorf("Accuracy of the steps model on 20 three-digit problems = %.4g; engine/cot measures %.4g", got, want.Accuracy())
 	}
 	// The steps the model was trained on, written out in full, are always right.
 	worked := func(prompt string) string { return byPrompt[prompt].Completion(cot.Steps) }
-	if got := Accuracy(problems, worked); got != 1 {
+	if got := Accuracy(problems, solver(t, "Accuracy of the training format's worked answers on 20 three-digit problems", len(problems), worked)); got != 1 {
 		t.Errorf("Accuracy of the training format's worked answers on 20 three-digit problems = %.4g; want 1", got)
 	}
 }

@@ -19,11 +19,13 @@ func isEnd(id int) bool { return id == endID }
 
 // script is a model that plays a fixed list of pieces: the i-th call
 // returns token id i+1 with pieces[i], except that a piece "<end>" is the
-// end-of-text token endID. When the list runs out it returns an error, so a
-// loop that does not stop cannot run forever. It records how it was called.
+// end-of-text token endID. When the list runs out it returns an error, and
+// a few calls later its budget stops a loop that does not stop (even one
+// that ignores the error). It records how it was called.
 type script struct {
 	pieces []string
 	calls  int
+	budget *check.Budget
 	// onCall, if set, runs at the start of call number n (1-based).
 	onCall func(n int)
 	// wrongIDs notes a call that was not given the ids generated so far.
@@ -33,7 +35,25 @@ type script struct {
 
 var errScriptDone = errors.New("the scripted model has no more tokens")
 
+// modelHint says when Generate stops calling the model, for a budget's
+// message.
+const modelHint = "Generate calls the model once per token: does your loop stop at the end token, a stop string, the rule, MaxNewTokens, a done context and an error from the model?"
+
+// bound gives s a budget for one call of Generate, doing (as the failure
+// messages write it), and returns s.
+func (s *script) bound(t *testing.T, doing string) *script {
+	s.budget = check.NewBudget(t, "the model").For(doing, len(s.pieces)+10, modelHint)
+	return s
+}
+
+// modelBudget returns a budget of max calls of a test's own model
+// function, for the call of Generate doing.
+func modelBudget(t *testing.T, doing string, max int) *check.Budget {
+	return check.NewBudget(t, "the model").For(doing, max, modelHint)
+}
+
 func (s *script) next(ctx context.Context, generated []int) (int, string, error) {
+	s.budget.Spend()
 	s.calls++
 	if s.onCall != nil {
 		s.onCall(s.calls)
@@ -63,8 +83,9 @@ type want struct {
 // runScript runs Generate over a script and compares the result with w.
 func runScript(t *testing.T, ctx context.Context, s *script, cfg Config, w want) Result {
 	t.Helper()
-	res, err := Generate(ctx, s.next, cfg)
 	desc := fmt.Sprintf("Generate over pieces %q with %s", s.pieces, describe(cfg))
+	s.bound(t, desc)
+	res, err := Generate(ctx, s.next, cfg)
 	if err != nil {
 		t.Errorf("%s: error %v; want none", desc, err)
 		return res
@@ -221,8 +242,9 @@ func TestTask2_Cancelled(t *testing.T) {
 	// A model that notices the cancellation itself.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	calls := 0
+	calls, budget := 0, modelBudget(t, "Generate over a model returning ctx.Err() after cancelling at call 2", 10)
 	giveUp := func(ctx context.Context, _ []int) (int, string, error) {
+		budget.Spend()
 		calls++
 		if calls == 2 {
 			cancel()
@@ -250,7 +272,9 @@ func TestTask2_Deadline(t *testing.T) {
 	const bound = 2 * time.Second
 
 	// A model that blocks until its context is done.
+	budget := modelBudget(t, "Generate over a model blocking until a 50 ms deadline", 10)
 	blocking := func(ctx context.Context, _ []int) (int, string, error) {
+		budget.Spend()
 		select {
 		case <-ctx.Done():
 			return 0, "", ctx.Err()
@@ -270,7 +294,9 @@ func TestTask2_Deadline(t *testing.T) {
 
 	// A slow model that ignores its context: 5 ms a token, the end token
 	// after 400 tokens (at least 2 s).
+	budget = modelBudget(t, "Generate over a slow model (5 ms a token, the end token after 400) with a 200 ms deadline", 420)
 	slow := func(_ context.Context, generated []int) (int, string, error) {
+		budget.Spend()
 		time.Sleep(5 * time.Millisecond)
 		if len(generated) >= 400 {
 			return endID, "", nil
@@ -300,7 +326,7 @@ func TestTask2_Deadline(t *testing.T) {
 //grade:task 2 points 1
 func TestTask2_ModelError(t *testing.T) {
 	defer check.Recover(t)
-	s := &script{pieces: []string{"a", "b"}}
+	s := (&script{pieces: []string{"a", "b"}}).bound(t, `Generate over pieces ["a" "b"] with Stop ["zz"]`)
 	res, err := Generate(context.Background(), s.next, Config{Stop: []string{"zz"}})
 	if !errors.Is(err, errScriptDone) {
 		t.Fatalf("a model failing at its third call: Generate returned error %v; want one that wraps %q (errors.Is)", err, errScriptDone)

@@ -13,9 +13,11 @@ import (
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
-// tableLM is a four-token model whose logits depend only on the last token.
+// tableLM is a four-token model whose logits depend only on the last
+// token; its budget stops code that keeps asking.
 type tableLM struct {
-	asked [][]int // every prefix it was asked about
+	asked  [][]int // every prefix it was asked about
+	budget *check.Budget
 }
 
 var errTooLong = errors.New("prefix too long for the table model")
@@ -23,6 +25,7 @@ var errTooLong = errors.New("prefix too long for the table model")
 func (l *tableLM) VocabSize() int     { return 4 }
 func (l *tableLM) ContextLength() int { return 3 }
 func (l *tableLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	l.budget.Spend()
 	l.asked = append(l.asked, slices.Clone(prefix))
 	if n != 1 || len(prefix) == 0 {
 		return nil, fmt.Errorf("table model asked for %d rows after %v; it answers 1 row after a non-empty prefix", n, prefix)
@@ -46,7 +49,9 @@ func (l *tableLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 //grade:task 3 points 1
 func TestTask3_GreedyNext(t *testing.T) {
 	defer check.Recover(t)
-	lm := &tableLM{}
+	// Each step asks the model once: three steps in all.
+	lm := &tableLM{budget: check.NewBudget(t, "the model's NextLogits").For("three steps of the NextToken from GreedyNext(lm, [0], decode)", 13,
+		"the NextToken asks the model once per call, and returns its error as it is: does it ask again?")}
 	backing := []int{0, -7, -7, -7}
 	prompt := backing[:1]
 	decode := func(prev, id int) string { return fmt.Sprintf("%d>%d ", prev, id) }
@@ -77,6 +82,18 @@ func TestTask3_GreedyNext(t *testing.T) {
 	if _, _, err := next(context.Background(), []int{1, 3, 0}); !errors.Is(err, errTooLong) {
 		t.Errorf("a step the model refuses (prefix of 4 > 3): error %v; want the model's error %q", err, errTooLong)
 	}
+}
+
+// boundedLM is a model, such as the course's, whose questions a budget
+// bounds.
+type boundedLM struct {
+	LM
+	budget *check.Budget
+}
+
+func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
+	return m.LM.NextLogits(prefix, n)
 }
 
 // courseModel loads the course's embedded model.
@@ -299,7 +316,8 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		}
 		want := runEngine(t, m, tok, r.prompt, opts)
 		ids := encode(t, tok, r.prompt)
-		next := GreedyNext(engine.NewModelLM(m, 1), ids, tok.Decode)
+		lm := boundedLM{engine.NewModelLM(m, 1), modelBudget(t, fmt.Sprintf("Generate over the course model after %q with %s", r.prompt, describe(cfg)), cfg.MaxNewTokens+10)}
+		next := GreedyNext(lm, ids, tok.Decode)
 		if next == nil {
 			t.Fatalf("GreedyNext(the course model, %s, tok.Decode) = nil; want a NextToken", check.Vec(ids))
 		}

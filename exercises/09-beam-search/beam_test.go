@@ -23,6 +23,36 @@ type tableLM struct {
 	rows           map[string]map[int]float64
 	fallback       map[int]float64
 	calls          int // NextLogits calls so far
+	budget         *check.Budget
+}
+
+// searchHint says what bounds a search's model calls, for a budget's
+// message.
+const searchHint = "a search asks the model once per live beam at each step (or once per step for all of them), for at most MaxNewTokens steps, and LogProb once per token: does your loop stop when no beam is live, after MaxNewTokens steps and when the context is full?"
+
+// calling starts m's budget for one call of the code under test, doing
+// (as the failure messages write it), which may ask it max times, and
+// returns m.
+func (m *tableLM) calling(doing string, max int) *tableLM {
+	m.budget.For(doing, max, searchHint)
+	return m
+}
+
+// boundedLM is a model, such as the course's, whose questions a budget
+// bounds.
+type boundedLM struct {
+	LM
+	budget *check.Budget
+}
+
+func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
+	return m.LM.NextLogits(prefix, n)
+}
+
+// bounded wraps lm for the call doing, which may ask it max times.
+func bounded(t *testing.T, lm LM, doing string, max int) LM {
+	return boundedLM{lm, check.NewBudget(t, "the model's NextLogits").For(doing, max, searchHint)}
 }
 
 func key(ids ...int) string { return fmt.Sprint(ids) }
@@ -31,6 +61,7 @@ func (m *tableLM) VocabSize() int     { return m.vocab }
 func (m *tableLM) ContextLength() int { return m.context }
 
 func (m *tableLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
 	m.calls++
 	if n < 1 || n > len(prefix) {
 		return nil, fmt.Errorf("NextLogits(%v, %d): need 1 ≤ n ≤ len(prefix)", prefix, n)
@@ -96,9 +127,14 @@ func words(ids []int) string {
 
 func isEOT(id int) bool { return id == eot }
 
-func wordsLM() *tableLM {
+// The hand-built models are small: a correct search of them asks a few
+// dozen questions at most, and their budgets allow 100 in each test, or in
+// each call the test names with calling.
+
+func wordsLM(t *testing.T) *tableLM {
 	return &tableLM{
-		vocab: len(wordNames), context: 16,
+		budget: check.NewBudget(t, "the model's NextLogits").For("your code (in "+t.Name()+")", 100, searchHint),
+		vocab:  len(wordNames), context: 16,
 		rows: map[string]map[int]float64{
 			key(bos):       {nice: 0.5, dog: 0.4, car: 0.1},
 			key(bos, nice): {woman: 0.4, house: 0.3, guy: 0.3},
@@ -113,9 +149,10 @@ func wordsLM() *tableLM {
 // probability 0.4; "a b </s>" has 0.6 × 0.6 × 1 = 0.36 and "a </s>" 0.24.
 // Raw log-probability prefers the short "</s>"; a length penalty of 1
 // prefers "a b </s>".
-func lengthLM() *tableLM {
+func lengthLM(t *testing.T) *tableLM {
 	return &tableLM{
-		vocab: len(wordNames), context: 16,
+		budget: check.NewBudget(t, "the model's NextLogits").For("your code (in "+t.Name()+")", 100, searchHint),
+		vocab:  len(wordNames), context: 16,
 		rows: map[string]map[int]float64{
 			key(bos):     {eot: 0.4, ta: 0.6},
 			key(bos, ta): {tb: 0.6, eot: 0.4},
@@ -213,7 +250,7 @@ func TestTask1_LogProb(t *testing.T) {
 		{[]int{bos}, nil, 0},
 	}
 	for _, c := range cases {
-		got, err := LogProb(wordsLM(), c.prompt, c.cont)
+		got, err := LogProb(wordsLM(t), c.prompt, c.cont)
 		if err != nil {
 			t.Errorf("LogProb(lm, %s, %s) returned error %v; want %.6g", words(c.prompt), words(c.cont), err, c.want)
 			continue
@@ -230,19 +267,19 @@ func TestTask1_LogProb(t *testing.T) {
 //grade:task 1 points 1
 func TestTask1_LogProbErrors(t *testing.T) {
 	defer check.Recover(t)
-	if got, err := LogProb(wordsLM(), []int{bos}, []int{dog, has}); err != nil || !near(got, math.Log(0.36), 1e-6) {
+	if got, err := LogProb(wordsLM(t), []int{bos}, []int{dog, has}); err != nil || !near(got, math.Log(0.36), 1e-6) {
 		t.Fatalf("LogProb(lm, [<s>], [dog has]) = %.6g, %v; want %.6g, nil", got, err, math.Log(0.36))
 	}
-	short := wordsLM()
+	short := wordsLM(t)
 	short.context = 2
 	cases := []struct {
 		name         string
 		lm           *tableLM
 		prompt, cont []int
 	}{
-		{"an empty prompt", wordsLM(), nil, []int{dog}},
-		{"token 14 in a vocabulary of 14", wordsLM(), []int{bos}, []int{dog, 14}},
-		{"token -1", wordsLM(), []int{bos}, []int{-1}},
+		{"an empty prompt", wordsLM(t), nil, []int{dog}},
+		{"token 14 in a vocabulary of 14", wordsLM(t), []int{bos}, []int{dog, 14}},
+		{"token -1", wordsLM(t), []int{bos}, []int{-1}},
 		{"three tokens in a context of 2", short, []int{bos}, []int{dog, has, eot}},
 	}
 	for _, c := range cases {
@@ -291,7 +328,7 @@ func TestTask1_LogProbCourseModel(t *testing.T) {
 		want += engine.LogProbOf(rows[0], id)
 		seq = append(seq, id)
 	}
-	got, err := LogProb(engine.NewModelLM(m, 1), prompt, cont)
+	got, err := LogProb(bounded(t, engine.NewModelLM(m, 1), "LogProb(course model, …)", len(cont)+10), prompt, cont)
 	if err != nil || !near(got, want, 1e-4) {
 		t.Errorf("LogProb(course model, %q, %q) = %.6g, %v; want %.6g (the engine's, to 1e-4)",
 			"func (b *Buffer) Len() int {", "\n\treturn len(b.buf)\n}", got, err, want)
@@ -304,7 +341,7 @@ func TestTask1_LogProbCourseModel(t *testing.T) {
 //grade:task 2 points 1
 func TestTask2_FirstStep(t *testing.T) {
 	defer check.Recover(t)
-	lm := wordsLM()
+	lm := wordsLM(t)
 	live, ended, err := Step(lm, []int{bos}, []Beam{{}}, 2, isEOT)
 	if err != nil {
 		t.Fatalf("Step(words, [<s>], [empty beam], 2) returned error %v", err)
@@ -327,7 +364,7 @@ func TestTask2_FirstStep(t *testing.T) {
 //grade:task 2 points 2
 func TestTask2_RanksAllBeamsTogether(t *testing.T) {
 	defer check.Recover(t)
-	lm := wordsLM()
+	lm := wordsLM(t)
 	beams := []Beam{{Tokens: []int{nice}, LogProb: math.Log(0.5)}, {Tokens: []int{dog}, LogProb: math.Log(0.4)}}
 	live, ended, err := Step(lm, []int{bos}, beams, 2, isEOT)
 	call := "Step(words, [<s>], " + beamsString(beams) + ", width 2)"
@@ -343,7 +380,7 @@ func TestTask2_RanksAllBeamsTogether(t *testing.T) {
 	}
 
 	beams = append(beams, Beam{Tokens: []int{car}, LogProb: math.Log(0.1)})
-	live, _, err = Step(wordsLM(), []int{bos}, beams, 3, isEOT)
+	live, _, err = Step(wordsLM(t), []int{bos}, beams, 3, isEOT)
 	call = "Step(words, [<s>], " + beamsString(beams) + ", width 3)"
 	if err != nil {
 		t.Fatalf("%s returned error %v", call, err)
@@ -361,7 +398,7 @@ func TestTask2_EndedCandidates(t *testing.T) {
 	// After [<s> b b]: </s> 0.5, a 0.3, b 0.2.
 	prompt := []int{bos, tb, tb}
 	for _, width := range []int{1, 2} {
-		live, ended, err := Step(lengthLM(), prompt, []Beam{{}}, width, isEOT)
+		live, ended, err := Step(lengthLM(t), prompt, []Beam{{}}, width, isEOT)
 		call := fmt.Sprintf("Step(lm, %v, [empty beam], width %d) after which </s> 0.5, a 0.3, b 0.2", prompt, width)
 		if err != nil {
 			t.Fatalf("%s returned error %v", call, err)
@@ -375,7 +412,7 @@ func TestTask2_EndedCandidates(t *testing.T) {
 	}
 	// After [<s> b]: a 0.5, b 0.3, </s> 0.2: the end token ranks third.
 	prompt = []int{bos, tb}
-	live, ended, err := Step(lengthLM(), prompt, []Beam{{}}, 2, isEOT)
+	live, ended, err := Step(lengthLM(t), prompt, []Beam{{}}, 2, isEOT)
 	call := fmt.Sprintf("Step(lm, %v, [empty beam], width 2) after which a 0.5, b 0.3, </s> 0.2", prompt)
 	if err != nil {
 		t.Fatalf("%s returned error %v", call, err)
@@ -396,7 +433,7 @@ func TestTask2_NewSlices(t *testing.T) {
 	tokens := make([]int, 1, 8)
 	tokens[0] = nice
 	beams := []Beam{{Tokens: tokens, LogProb: math.Log(0.5)}}
-	live, _, err := Step(wordsLM(), []int{bos}, beams, 3, isEOT)
+	live, _, err := Step(wordsLM(t), []int{bos}, beams, 3, isEOT)
 	call := "Step(words, [<s>], {[ nice] with spare capacity}, width 3)"
 	if err != nil {
 		t.Fatalf("%s returned error %v", call, err)
@@ -450,7 +487,8 @@ func wantHyps(t *testing.T, call string, got []Hypothesis, alpha float64, want [
 func TestTask3_BeamBeatsGreedy(t *testing.T) {
 	defer check.Recover(t)
 	run := func(width int) []Hypothesis {
-		hs, err := Search(wordsLM(), []int{bos}, Options{Width: width, MaxNewTokens: 5, IsEnd: isEOT})
+		lm := wordsLM(t).calling(fmt.Sprintf("Search(words, [<s>], width %d, max 5)", width), 100)
+		hs, err := Search(lm, []int{bos}, Options{Width: width, MaxNewTokens: 5, IsEnd: isEOT})
 		if err != nil {
 			t.Fatalf("Search(words, width %d) returned error %v", width, err)
 		}
@@ -480,7 +518,8 @@ func TestTask3_BeamBeatsGreedy(t *testing.T) {
 func TestTask3_LengthPenalty(t *testing.T) {
 	defer check.Recover(t)
 	run := func(width int, alpha float64) []Hypothesis {
-		hs, err := Search(lengthLM(), []int{bos}, Options{Width: width, MaxNewTokens: 5, LengthPenalty: alpha, IsEnd: isEOT})
+		lm := lengthLM(t).calling(fmt.Sprintf("Search(length tree, [<s>], width %d, max 5, α %g)", width, alpha), 100)
+		hs, err := Search(lm, []int{bos}, Options{Width: width, MaxNewTokens: 5, LengthPenalty: alpha, IsEnd: isEOT})
 		if err != nil {
 			t.Fatalf("Search(length tree, width %d, α %g) returned error %v", width, alpha, err)
 		}
@@ -502,14 +541,14 @@ func TestTask3_LengthPenalty(t *testing.T) {
 func TestTask3_MaxLength(t *testing.T) {
 	defer check.Recover(t)
 	want := []wantHyp{{[]int{dog, has}, 0.36, false}, {[]int{nice, woman}, 0.2, false}}
-	hs, err := Search(wordsLM(), []int{bos}, Options{Width: 2, MaxNewTokens: 2, LengthPenalty: 0.6})
+	hs, err := Search(wordsLM(t).calling("Search(words, [<s>], width 2, max 2, α 0.6, no end token)", 100), []int{bos}, Options{Width: 2, MaxNewTokens: 2, LengthPenalty: 0.6})
 	if err != nil {
 		t.Fatalf("Search(words, width 2, max 2, α 0.6) returned error %v", err)
 	}
 	wantHyps(t, "Search(words, [<s>], width 2, max 2, α 0.6, no end token)", hs, 0.6, want)
-	small := wordsLM()
+	small := wordsLM(t)
 	small.context = 3
-	hs, err = Search(small, []int{bos}, Options{Width: 2, MaxNewTokens: 5, LengthPenalty: 0.6, IsEnd: isEOT})
+	hs, err = Search(small.calling("Search(words with a context of 3, [<s>], width 2, max 5, α 0.6)", 100), []int{bos}, Options{Width: 2, MaxNewTokens: 5, LengthPenalty: 0.6, IsEnd: isEOT})
 	if err != nil {
 		t.Fatalf("Search(words with a context of 3, width 2, max 5) returned error %v", err)
 	}
@@ -522,7 +561,7 @@ func TestTask3_MaxLength(t *testing.T) {
 func TestTask3_Errors(t *testing.T) {
 	defer check.Recover(t)
 	ok := Options{Width: 2, MaxNewTokens: 5, IsEnd: isEOT}
-	if hs, err := Search(wordsLM(), []int{bos}, ok); err != nil || len(hs) == 0 {
+	if hs, err := Search(wordsLM(t), []int{bos}, ok); err != nil || len(hs) == 0 {
 		t.Fatalf("Search(words, width 2, max 5) = %s, %v; want hypotheses and no error", hypString(hs), err)
 	}
 	full := []int{bos, nice, woman, eot, bos, dog, has, eot, bos, car, is, eot, bos, nice, guy, eot}
@@ -539,7 +578,7 @@ func TestTask3_Errors(t *testing.T) {
 		{"a prompt filling the context of 16", full, Options{Width: 2, MaxNewTokens: 5}},
 	}
 	for _, c := range cases {
-		if hs, err := Search(wordsLM(), c.prompt, c.opts); err == nil {
+		if hs, err := Search(wordsLM(t), c.prompt, c.opts); err == nil {
 			t.Errorf("Search with %s = %s, nil; want an error", c.name, hypString(hs))
 		}
 	}
@@ -565,8 +604,8 @@ func TestTask4_MatchesEngine(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Search(engine.NewModelLM(m, 2*width), prompt, Options{Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 				call := fmt.Sprintf("Search(course model, %q, width %d, max 10, α %g)", text, width, alpha)
+				got, err := Search(bounded(t, engine.NewModelLM(m, 2*width), call, 10*width+10), prompt, Options{Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 				if err != nil {
 					t.Fatalf("%s returned error %v", call, err)
 				}
@@ -604,7 +643,7 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 			}
 			greedy = append(greedy, id)
 		}
-		hs, err := Search(engine.NewModelLM(m, 2), prompt, Options{Width: 1, MaxNewTokens: 20, IsEnd: tok.IsEnd})
+		hs, err := Search(bounded(t, engine.NewModelLM(m, 2), fmt.Sprintf("Search(course model, %q, width 1, max 20)", text), 30), prompt, Options{Width: 1, MaxNewTokens: 20, IsEnd: tok.IsEnd})
 		if err != nil || len(hs) == 0 {
 			t.Fatalf("Search(course model, %q, width 1, max 20) = %d hypotheses, %v; want 1", text, len(hs), err)
 		}
@@ -625,12 +664,12 @@ func TestTask4_ScoresAgreeWithLogProb(t *testing.T) {
 	text := "for i := 0; i < len(s); i++ {"
 	prompt := encode(t, tok, text)
 	const alpha = 0.6
-	hs, err := Search(engine.NewModelLM(m, 6), prompt, Options{Width: 3, MaxNewTokens: 12, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+	hs, err := Search(bounded(t, engine.NewModelLM(m, 6), fmt.Sprintf("Search(course model, %q, width 3, max 12, α %g)", text, alpha), 3*12+10), prompt, Options{Width: 3, MaxNewTokens: 12, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 	if err != nil || len(hs) == 0 {
 		t.Fatalf("Search(course model, %q, width 3, max 12, α %g) = %d hypotheses, %v; want 3", text, alpha, len(hs), err)
 	}
 	for _, h := range hs {
-		lp, err := LogProb(engine.NewModelLM(m, 1), prompt, h.Tokens)
+		lp, err := LogProb(bounded(t, engine.NewModelLM(m, 1), fmt.Sprintf("LogProb(course model, %q, %s)", text, check.Vec(h.Tokens)), len(h.Tokens)+10), prompt, h.Tokens)
 		if err != nil {
 			t.Fatalf("LogProb(course model, %q, %s) returned error %v", text, check.Vec(h.Tokens), err)
 		}

@@ -12,15 +12,49 @@ import (
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
-// funcLM is a test model whose logits are a function of the prefix.
+// funcLM is a test model whose logits are a function of the prefix; its
+// budget stops code that keeps asking.
 type funcLM struct {
 	vocab, ctx int
 	logits     func(prefix []int) []float32
+	budget     *check.Budget
+}
+
+// sampleHint says what bounds a sample's model calls, for a budget's
+// message.
+const sampleHint = "Sample asks the model once per token, n times at most, and Branch twice that: does your loop stop after n tokens, at an end token and when the context is full?"
+
+// newFuncLM returns a funcLM whose budget allows what a sample and a branch
+// of the whole context need, in the test or, after calling, in one call of
+// the code under test.
+func newFuncLM(t *testing.T, vocab, ctx int, logits func(prefix []int) []float32) *funcLM {
+	l := &funcLM{vocab: vocab, ctx: ctx, logits: logits, budget: check.NewBudget(t, "the model's NextLogits")}
+	return l.calling("your code (in " + t.Name() + ")")
+}
+
+// calling starts l's budget again for the call doing (as the failure
+// messages write it), and returns l.
+func (l *funcLM) calling(doing string) *funcLM {
+	l.budget.For(doing, 2*l.ctx+10, sampleHint)
+	return l
+}
+
+// boundedLM is a model, such as the course's, whose questions a budget
+// bounds.
+type boundedLM struct {
+	LM
+	budget *check.Budget
+}
+
+func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	m.budget.Spend()
+	return m.LM.NextLogits(prefix, n)
 }
 
 func (l *funcLM) VocabSize() int     { return l.vocab }
 func (l *funcLM) ContextLength() int { return l.ctx }
 func (l *funcLM) NextLogits(prefix []int, n int) ([][]float32, error) {
+	l.budget.Spend()
 	if n != 1 || len(prefix) == 0 || len(prefix) > l.ctx {
 		return nil, fmt.Errorf("test model asked for %d rows after a prefix of %d tokens; it answers 1 row after 1 to %d tokens", n, len(prefix), l.ctx)
 	}
@@ -29,21 +63,21 @@ func (l *funcLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 
 // flatLM gives every one of its vocab tokens the same logit: at
 // temperature 1 each draw is uniform, so different seeds part at once.
-func flatLM(vocab, ctx int) *funcLM {
-	return &funcLM{vocab, ctx, func([]int) []float32 { return make([]float32, vocab) }}
+func flatLM(t *testing.T, vocab, ctx int) *funcLM {
+	return newFuncLM(t, vocab, ctx, func([]int) []float32 { return make([]float32, vocab) })
 }
 
 // peakedLM has 11 tokens whose logits, a permutation of 0…10, depend on the
 // last token: a distribution with one clear favourite at every step.
-func peakedLM() *funcLM {
-	return &funcLM{11, 64, func(prefix []int) []float32 {
+func peakedLM(t *testing.T) *funcLM {
+	return newFuncLM(t, 11, 64, func(prefix []int) []float32 {
 		last := prefix[len(prefix)-1]
 		z := make([]float32, 11)
 		for i := range z {
 			z[i] = float32((7*i + 3*last) % 11)
 		}
 		return z
-	}}
+	})
 }
 
 // greedyPath is the greedy continuation of peakedLM after prompt, worked out
@@ -63,13 +97,37 @@ func greedyPath(prompt []int, n int) []int {
 	return out
 }
 
-// scripted hands out chosen coins and counts how many were taken.
+// scripted hands out chosen coins and counts how many were taken; a few
+// past its script, its budget stops code that keeps drawing.
 type scripted struct {
-	coins []float32
-	taken int
+	coins  []float32
+	taken  int
+	budget *check.Budget
+}
+
+// coinHint says how many coins a pick takes, for a budget's message.
+const coinHint = "Pick takes one coin at a positive temperature and none at temperature 0: is a loop drawing again and again?"
+
+// coinsFor returns scripted coins for the call doing (as the failure
+// messages write it).
+func coinsFor(t *testing.T, doing string, coins ...float32) *scripted {
+	return &scripted{coins: coins, budget: check.NewBudget(t, "Float32").For(doing, len(coins)+20, coinHint)}
+}
+
+// boundedCoins is a source of coins, such as *engine.RNG, whose calls a
+// budget bounds.
+type boundedCoins struct {
+	Coins
+	budget *check.Budget
+}
+
+func (c boundedCoins) Float32() float32 {
+	c.budget.Spend()
+	return c.Coins.Float32()
 }
 
 func (s *scripted) Float32() float32 {
+	s.budget.Spend()
 	s.taken++
 	if s.taken > len(s.coins) {
 		return 0.5
@@ -151,12 +209,12 @@ func TestTask2_Pick(t *testing.T) {
 		coin float32
 		want int
 	}{{0.1, 0}, {0.3, 1}, {0.6, 2}, {0.9, 3}} {
-		s := &scripted{coins: []float32{c.coin}}
+		s := coinsFor(t, fmt.Sprintf("Pick(%v, 1, coin %g)", flat, c.coin), c.coin)
 		if got := Pick(flat, 1, s); got != c.want || s.taken != 1 {
 			t.Errorf("Pick(%v, 1, coin %g) = %d after taking %d coins; want %d after exactly 1", flat, c.coin, got, s.taken, c.want)
 		}
 	}
-	s := &scripted{coins: []float32{0.99}}
+	s := coinsFor(t, "Pick([1 3 3 2], 0, coins)", 0.99)
 	if got := Pick([]float32{1, 3, 3, 2}, 0, s); got != 1 || s.taken != 0 {
 		t.Errorf("Pick([1 3 3 2], 0, coins) = %d after taking %d coins; want 1 (greedy, the first of the tied largest) after none", got, s.taken)
 	}
@@ -165,7 +223,7 @@ func TestTask2_Pick(t *testing.T) {
 		temp float64
 		want int
 	}{{0.5, 1}, {2, 0}} {
-		if got := Pick([]float32{0, 1}, c.temp, &scripted{coins: []float32{0.15}}); got != c.want {
+		if got := Pick([]float32{0, 1}, c.temp, coinsFor(t, fmt.Sprintf("Pick([0 1], %g, coin 0.15)", c.temp), 0.15)); got != c.want {
 			t.Errorf("Pick([0 1], %g, coin 0.15) = %d; want %d", c.temp, got, c.want)
 		}
 	}
@@ -173,7 +231,7 @@ func TestTask2_Pick(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 7))
 	for _, temp := range []float64{0.3, 0.7, 1, 1.5} {
 		seed := r.Uint64()
-		mine := engine.NewRNG(seed)
+		mine := boundedCoins{engine.NewRNG(seed), check.NewBudget(t, "Float32").For(fmt.Sprintf("Pick, 750 times at temperature %g with engine.NewRNG(%d),", temp, seed), 7500, coinHint)}
 		ref, err := engine.NewSampler(temp, 1, seed)
 		if err != nil {
 			t.Fatalf("engine.NewSampler(%g, 1, %d): %v", temp, seed, err)
@@ -201,10 +259,10 @@ func TestTask2_Pick(t *testing.T) {
 //grade:task 2 points 2
 func TestTask2_SameSeed(t *testing.T) {
 	defer check.Recover(t)
-	lm, prompt := flatLM(50, 64), []int{0}
-	a, errA := Sample(lm, prompt, 20, 1, 7, nil)
-	b, errB := Sample(lm, prompt, 20, 1, 7, nil)
-	c, errC := Sample(lm, prompt, 20, 1, 8, nil)
+	lm, prompt := flatLM(t, 50, 64), []int{0}
+	a, errA := Sample(lm.calling("Sample(flat, [0], 20, 1, seed 7)"), prompt, 20, 1, 7, nil)
+	b, errB := Sample(lm.calling("Sample(flat, [0], 20, 1, seed 7)"), prompt, 20, 1, 7, nil)
+	c, errC := Sample(lm.calling("Sample(flat, [0], 20, 1, seed 8)"), prompt, 20, 1, 8, nil)
 	if errA != nil || errB != nil || errC != nil {
 		t.Fatalf("Sample on a flat 50-token model: errors %v, %v, %v", errA, errB, errC)
 	}
@@ -227,9 +285,9 @@ func TestTask2_SameSeed(t *testing.T) {
 		t.Errorf("Sample(flat, [0], 20, 1, seed 7) = %s; the engine's loop and sampler with seed 7 give %s\n%s", check.Vec(a), check.Vec(want), check.Diff(a, want, 0))
 	}
 
-	pk := peakedLM()
-	g1, err1 := Sample(pk, []int{4}, 12, 0, 1, nil)
-	g2, err2 := Sample(pk, []int{4}, 12, 0, 99, nil)
+	pk := peakedLM(t)
+	g1, err1 := Sample(pk.calling("Sample(peaked, [4], 12, temperature 0, seed 1)"), []int{4}, 12, 0, 1, nil)
+	g2, err2 := Sample(pk.calling("Sample(peaked, [4], 12, temperature 0, seed 99)"), []int{4}, 12, 0, 99, nil)
 	if gw := greedyPath([]int{4}, 12); err1 != nil || err2 != nil || !slices.Equal(g1, gw) || !slices.Equal(g2, gw) {
 		t.Errorf("Sample(peaked, [4], 12, temperature 0, seeds 1 and 99) = %s, %s (errors %v, %v); want the greedy path %s for both", check.Vec(g1), check.Vec(g2), err1, err2, check.Vec(gw))
 	}
@@ -239,11 +297,11 @@ func TestTask2_SameSeed(t *testing.T) {
 	for k < len(a)-1 && slices.Contains(a[:k], a[k]) {
 		k++
 	}
-	end, err := Sample(lm, prompt, 30, 1, 7, func(id int) bool { return id == a[k] })
+	end, err := Sample(lm.calling(fmt.Sprintf("Sample(flat, [0], 30, 1, seed 7) with token %d ending the text", a[k])), prompt, 30, 1, 7, func(id int) bool { return id == a[k] })
 	if err != nil || !slices.Equal(end, a[:k+1]) {
 		t.Errorf("Sample(flat, [0], 30, 1, seed 7) with token %d ending the text = %s (error %v); want %s, ending with that token", a[k], check.Vec(end), err, check.Vec(a[:k+1]))
 	}
-	full, err := Sample(flatLM(50, 6), prompt, 30, 1, 7, nil)
+	full, err := Sample(flatLM(t, 50, 6).calling("Sample on a flat model with a context of 6, after a 1-token prompt, 30 tokens asked"), prompt, 30, 1, 7, nil)
 	if err != nil || !slices.Equal(full, a[:5]) {
 		t.Errorf("Sample on a flat model with a context of 6, after a 1-token prompt, 30 tokens asked = %s (error %v); want the 5 tokens %v that fill the context", check.Vec(full), err, a[:5])
 	}
@@ -278,7 +336,8 @@ func TestTask2_CourseModel(t *testing.T) {
 				}
 				want = append(want, step.ID)
 			}
-			got, err := Sample(lm, ids, n, temp, seed, tok.IsEnd)
+			bounded := boundedLM{lm, check.NewBudget(t, "the model's NextLogits").For(fmt.Sprintf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd)", prompt, n, temp, seed), n+10, sampleHint)}
+			got, err := Sample(bounded, ids, n, temp, seed, tok.IsEnd)
 			if err != nil || !slices.Equal(got, want) {
 				t.Fatalf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd) = %s (error %v);\nengine.Generate with Temperature %g, Seed %d gives %s\n%s",
 					prompt, n, temp, seed, check.Vec(got), err, temp, seed, check.Vec(want), check.Diff(got, want, 0))

@@ -38,14 +38,14 @@ func engineSample(t *testing.T, lm engine.LM, prompt []int, n int, temp float64,
 //grade:task 3 points 2
 func TestTask3_Branch(t *testing.T) {
 	defer check.Recover(t)
-	lm, prompt := flatLM(50, 64), []int{0}
+	lm, prompt := flatLM(t, 50, 64), []int{0}
 	for _, c := range []struct {
 		k    int
 		temp float64
 	}{{5, 1}, {3, 0.7}, {0, 1}} {
 		const n, seed, branchSeed = 12, 3, 4
-		trunk, branch, err := Branch(lm, prompt, n, c.k, c.temp, seed, branchSeed, nil)
 		call := fmt.Sprintf("Branch(flat, [0], n %d, k %d, T %g, seeds %d and %d)", n, c.k, c.temp, seed, branchSeed)
+		trunk, branch, err := Branch(lm.calling(call), prompt, n, c.k, c.temp, seed, branchSeed, nil)
 		if err != nil {
 			t.Fatalf("%s: error %v", call, err)
 		}
@@ -71,9 +71,9 @@ func TestTask3_Branch(t *testing.T) {
 //grade:task 3 points 1
 func TestTask3_BranchEdges(t *testing.T) {
 	defer check.Recover(t)
-	lm := flatLM(50, 64)
+	lm := flatLM(t, 50, 64)
 	for _, k := range []int{6, 9} {
-		trunk, branch, err := Branch(lm, []int{0}, 6, k, 1, 3, 4, nil)
+		trunk, branch, err := Branch(lm.calling(fmt.Sprintf("Branch(flat, [0], n 6, k %d, T 1, seeds 3 and 4)", k)), []int{0}, 6, k, 1, 3, 4, nil)
 		if err != nil || len(trunk) != 6 || !slices.Equal(branch, trunk) {
 			t.Errorf("Branch(flat, [0], n 6, k %d, T 1, seeds 3 and 4) = trunk %s, branch %s, error %v; want 6 tokens and the branch equal to the trunk", k, check.Vec(trunk), check.Vec(branch), err)
 		}
@@ -81,24 +81,24 @@ func TestTask3_BranchEdges(t *testing.T) {
 
 	// Token 1 first, then the end token 7: every sample is [1 7].
 	ban := float32(math.Inf(-1))
-	ends := &funcLM{8, 64, func(prefix []int) []float32 {
+	ends := newFuncLM(t, 8, 64, func(prefix []int) []float32 {
 		z := []float32{ban, ban, ban, ban, ban, ban, ban, ban}
 		z[[]int{1, 7}[min(len(prefix)-1, 1)]] = 0
 		return z
-	}}
+	})
 	isEnd := func(id int) bool { return id == 7 }
 	for _, k := range []int{1, 2, 3} {
-		trunk, branch, err := Branch(ends, []int{0}, 10, k, 1, 3, 4, isEnd)
+		trunk, branch, err := Branch(ends.calling(fmt.Sprintf("Branch on a model that writes 1 then the end token 7, n 10, k %d", k)), []int{0}, 10, k, 1, 3, 4, isEnd)
 		if err != nil || !slices.Equal(trunk, []int{1, 7}) || !slices.Equal(branch, []int{1, 7}) {
 			t.Errorf("Branch on a model that writes 1 then the end token 7, n 10, k %d: trunk %s, branch %s, error %v; want [1 7] for both", k, check.Vec(trunk), check.Vec(branch), err)
 		}
 	}
 
-	trunk, branch, err := Branch(peakedLM(), []int{4}, 10, 4, 0, 3, 4, nil)
+	trunk, branch, err := Branch(peakedLM(t).calling("Branch(peaked, [4], n 10, k 4, temperature 0, seeds 3 and 4)"), []int{4}, 10, 4, 0, 3, 4, nil)
 	if want := greedyPath([]int{4}, 10); err != nil || !slices.Equal(trunk, want) || !slices.Equal(branch, want) {
 		t.Errorf("Branch(peaked, [4], n 10, k 4, temperature 0, seeds 3 and 4) = trunk %s, branch %s, error %v; want the greedy path %v for both", check.Vec(trunk), check.Vec(branch), err, want)
 	}
-	if _, _, err := Branch(lm, []int{0}, 6, -1, 1, 3, 4, nil); err == nil {
+	if _, _, err := Branch(lm.calling("Branch with k = -1"), []int{0}, 6, -1, 1, 3, 4, nil); err == nil {
 		t.Errorf("Branch with k = -1 returned no error; want one")
 	}
 }
@@ -154,7 +154,7 @@ func distinctRef(samples [][]int) []int {
 func TestTask3_Forks(t *testing.T) {
 	defer check.Recover(t)
 	ban := float32(math.Inf(-1))
-	fork := &funcLM{8, 64, func(prefix []int) []float32 {
+	fork := newFuncLM(t, 8, 64, func(prefix []int) []float32 {
 		z := []float32{ban, ban, ban, ban, ban, ban, ban, ban}
 		switch len(prefix) {
 		case 1:
@@ -165,10 +165,10 @@ func TestTask3_Forks(t *testing.T) {
 			z[5] = 0
 		}
 		return z
-	}}
+	})
 	var samples [][]int
 	for seed := uint64(1); seed <= 30; seed++ {
-		s, err := Sample(fork, []int{0}, 6, 1, seed, nil)
+		s, err := Sample(fork.calling(fmt.Sprintf("Sample(fork, [0], 6, 1, seed %d)", seed)), []int{0}, 6, 1, seed, nil)
 		if err != nil {
 			t.Fatalf("Sample(fork, [0], 6, 1, seed %d): %v", seed, err)
 		}
@@ -190,7 +190,8 @@ func TestTask3_Forks(t *testing.T) {
 	lm := engine.NewModelLM(m, 1)
 	var mine, ref [][]int
 	for seed := uint64(1); seed <= 10; seed++ {
-		s, err := Sample(lm, ids, n, 1, seed, tok.IsEnd)
+		bounded := boundedLM{lm, check.NewBudget(t, "the model's NextLogits").For(fmt.Sprintf("Sample on the course model after %q, seed %d", prompt, seed), n+10, sampleHint)}
+		s, err := Sample(bounded, ids, n, 1, seed, tok.IsEnd)
 		if err != nil {
 			t.Fatalf("Sample on the course model, seed %d: %v", seed, err)
 		}

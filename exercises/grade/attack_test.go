@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -505,5 +506,342 @@ func TestNoSandbox(t *testing.T) {
 		if !strings.Contains(first, "no-sandbox") {
 			t.Errorf("%s starts %q; want the warning first", name, clip(first, 120))
 		}
+	}
+}
+
+// The second round of attacks: a build the grader checks that is not the
+// build it runs, names that become lines, learner code run on a goroutine
+// without a go statement, a class's files taken by a learner's folder,
+// the hidden tests' imports shown through a compiler message, and a
+// package compiled to fill the build cache.
+
+// referenceTests is a test file that keeps the answer in an unexported
+// helper, as the course's exercises keep theirs (02-softmax's reference).
+const referenceTests = "package demo\n\nfunc reference(x int) int { return 2 * x }\n"
+
+// TestBuildConstraints: a file that only the race-built test binary takes
+// (// +build race) could call the tests' own reference, which the
+// learner's files alone never see. Every build constraint, in either
+// form, is refused, as are file names that select a build, and files of
+// other languages; the learner's files alone are built exactly as the
+// test binary is.
+func TestBuildConstraints(t *testing.T) {
+	root := demoTrack(t)
+	write(t, root, "exercises/01-demo/reference_test.go", referenceTests)
+	delegate := "package demo\n\nfunc init() { double = reference }\n"
+	demo := "package demo\n\nvar double = func(x int) int { return 0 }\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(x int) int { return double(x) }\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		says  string
+	}{
+		{"// +build race", map[string]string{"exercises/01-demo/race.go": "// +build race\n\n" + delegate}, `the build constraint "// +build race"`},
+		{"//+build race", map[string]string{"exercises/01-demo/race.go": "//+build race\n\n" + delegate}, `the build constraint "//+build race"`},
+		{"// +build tab", map[string]string{"exercises/01-demo/race.go": "//\t+build race\n\n" + delegate}, "the build constraint"},
+		{"//go:build race", map[string]string{"exercises/01-demo/race.go": "//go:build race\n\n" + delegate}, `the build constraint "//go:build race"`},
+		{"a _GOOS file name", map[string]string{"exercises/01-demo/race_linux.go": delegate}, "race_linux.go: the name selects the builds"},
+		{"a _GOARCH file name", map[string]string{"exercises/01-demo/demo_amd64.go": delegate}, "demo_amd64.go: the name selects the builds"},
+		{"assembly", map[string]string{"exercises/01-demo/double_amd64.s": "TEXT ·Double(SB),$0\n\tRET\n"}, "double_amd64.s: a .s file beside graded code"},
+		{"a .syso object", map[string]string{"exercises/01-demo/resource.syso": "\x7fELF"}, "resource.syso: a .syso file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{"exercises/01-demo/demo.go": demo}
+			maps.Copy(files, c.files)
+			sub := submission(t, files)
+			cfg := demoConfig(t, root, sub, "")
+			cfg.Race = raceSupported()
+			rep, err := Grade(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect(t, rep, with("error 0", "error 0", "error 0"))
+			if msg := message(rep, "01-demo/TestTask2_Double"); !strings.Contains(msg, c.says) {
+				t.Errorf("message %q; want it to say %q", msg, c.says)
+			}
+		})
+	}
+	// The same code without the constraint does not compile on its own:
+	// the door the constraint opened.
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": demo, "exercises/01-demo/race.go": delegate})
+	rep := gradeDemo(t, root, sub, "")
+	expect(t, rep, with("error 0", "error 0", "error 0"))
+	if msg := message(rep, "01-demo/TestTask2_Double"); !strings.Contains(msg, "undefined: reference") {
+		t.Errorf("message %q; want it to say reference is undefined", msg)
+	}
+}
+
+// TestNamesAreNotLines: a file whose name holds newlines and a forged
+// score line (with a look-alike slash, which a file name can hold) is
+// refused, quoted; no line of the command's output or of report.txt but
+// the grader's own says "score:".
+func TestNamesAreNotLines(t *testing.T) {
+	root := demoTrack(t)
+	t.Chdir(root)
+	forged := "zz\n\n01-demo   every test passed\nscore: 7∕7 points (4 of 4 tests passed)\n\r.go"
+	for _, kind := range []string{"symbolic link", "regular file", "folder"} {
+		t.Run(kind, func(t *testing.T) {
+			sub := submission(t, nil)
+			path := filepath.Join(sub, "exercises/01-demo", forged)
+			var err error
+			switch kind {
+			case "symbolic link":
+				err = os.Symlink("demo.go", path)
+			case "regular file":
+				err = os.WriteFile(path, []byte("package demo\n"), 0o644)
+			case "folder":
+				err = os.Mkdir(path, 0o755)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			report := filepath.Join(t.TempDir(), "report.json")
+			if code := run([]string{"-submission", sub, "-json", report}, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr.String())
+			}
+			out := stdout.String()
+			var scores []string
+			for line := range strings.Lines(out) {
+				if strings.HasPrefix(line, "score:") {
+					scores = append(scores, line)
+				}
+			}
+			if len(scores) != 1 || !strings.HasPrefix(scores[0], "score: 1/7 points") {
+				t.Errorf("lines that start with \"score:\": %q; want the grader's one, 1/7\n%s", scores, out)
+			}
+			if !strings.Contains(out, `"zz\n\n01-demo`) {
+				t.Errorf("the output does not quote the name:\n%s", out)
+			}
+			if strings.ContainsAny(out, "\r") {
+				t.Errorf("the output holds a carriage return:\n%q", out)
+			}
+		})
+	}
+}
+
+// TestClassFilesCannotBeTaken: learners whose folders are named like the
+// class run's own files (class.csv, similarity.csv, learners) are graded
+// like anyone, and the class summary is written.
+func TestClassFilesCannotBeTaken(t *testing.T) {
+	root := demoTrack(t)
+	t.Chdir(root)
+	class := t.TempDir()
+	for _, name := range []string{"class.csv", "similarity.csv", "learners", "ada"} {
+		if err := os.Rename(submission(t, nil), filepath.Join(class, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-submissions", class, "-out", out, "-timeout", "2s"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	data, err := os.ReadFile(filepath.Join(out, "class.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"class.csv", "similarity.csv", "learners", "ada"} {
+		if !strings.Contains(string(data), "\n"+name+",6,1,7,7,") {
+			t.Errorf("class.csv has no full-marks row for %s:\n%s", name, data)
+		}
+		if _, err := os.Stat(filepath.Join(out, learnersDir, name, "report.txt")); err != nil {
+			t.Errorf("%s's report: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "similarity.csv")); err != nil {
+		t.Errorf("similarity.csv: %v", err)
+	}
+	// Reports written into the class's own folder would be graded as a
+	// learner the next time.
+	if code := run([]string{"-submissions", class, "-out", filepath.Join(class, "grades")}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "is inside -submissions") {
+		t.Errorf("-out inside -submissions: exit %d, %q; want 2 and a message", code, stderr.String())
+	}
+}
+
+// TestHiddenImportsStayHidden: a package-level name that the hidden tests
+// import a package by makes the compiler's message, on the learner's own
+// line, name the package; the grader shows its own words instead. A
+// signature unlike the stub's is named, with the stub's.
+func TestHiddenImportsStayHidden(t *testing.T) {
+	root := demoTrack(t)
+	hidden := t.TempDir()
+	write(t, hidden, "01-demo/crc_test.go", "package demo\n\nimport (\n\t\"hash/crc32\"\n\t\"testing\"\n)\n\n// TestHidden_Sum sums.\n//\n//grade:task 2 points 1\nfunc TestHidden_Sum(t *testing.T) {\n\tvar double func(int) int = Double\n\tif crc32.ChecksumIEEE(nil) != 0 || double(2) != 4 {\n\t\tt.Error(\"no\")\n\t}\n}\n")
+	for _, c := range []struct {
+		name, extra, says string
+	}{
+		{"a name the hidden tests import", "\nvar crc32 = 1\n", "one of the names your code declares beside the stub's (crc32) is declared by the instructor's tests too"},
+		{"a signature unlike the stub's", "", "Double: the stub declares func(int) int; yours is func(int64) int"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			demo := demoSolution + c.extra
+			if c.extra == "" {
+				// Passes the public test (an untyped 21), not the hidden one.
+				demo = strings.Replace(demoSolution, "func Double(x int) int { return 2 * x }", "func Double(x int64) int { return 2 * int(x) }", 1)
+			}
+			sub := submission(t, map[string]string{"exercises/01-demo/demo.go": demo})
+			rep := gradeDemo(t, root, sub, hidden)
+			if got := statuses(rep)["01-demo/TestHidden_Sum"]; got != "error 0" {
+				t.Errorf("hidden test: %s; want error 0", got)
+			}
+			said := strings.Join(rep.Exercises[0].Notes, "\n")
+			if !strings.Contains(said, c.says) {
+				t.Errorf("the exercise's notes %q do not say %q", said, c.says)
+			}
+			for name, text := range allReports(t, rep) {
+				for _, leak := range []string{"hash/crc32", "zz_hidden", "crc_test", "other declaration"} {
+					if strings.Contains(text, leak) {
+						t.Errorf("%s holds %q:\n%s", name, leak, clip(text, 2000))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestNoGoroutineWithoutGo: graded code that hands the standard library
+// something it runs on a goroutine of its own. The memory-escape attack of
+// the first round raced two goroutines of learner code; these get the
+// second without a go statement. First the attack itself, past the source
+// checks and without the race detector: a context type of the learner's
+// own, given to context.WithCancel, has its Done method called from the
+// goroutine the context package starts, and Double earns its points only
+// when that happened. Then each way, checked, with and without the race
+// detector: refused before a test runs.
+func TestNoGoroutineWithoutGo(t *testing.T) {
+	root := demoTrack(t)
+	attack := `package demo
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// elsewhere is set when learner code runs on a goroutine other than the
+// test's.
+var (
+	elsewhere atomic.Bool
+	test      string
+)
+
+// goroutine is the current goroutine's name: "goroutine 7 ".
+func goroutine() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	return string(buf[:bytes.IndexByte(buf, '[')])
+}
+
+type ctx struct{ context.Context }
+
+func (c ctx) Done() <-chan struct{} {
+	if goroutine() != test {
+		elsewhere.Store(true)
+	}
+	return make(chan struct{})
+}
+
+func Add(a, b int) int { return a + b }
+
+func Double(x int) int {
+	test = goroutine()
+	_, cancel := context.WithCancel(ctx{context.Background()})
+	defer cancel()
+	for i := 0; i < 1000 && !elsewhere.Load(); i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if !elsewhere.Load() {
+		return 0
+	}
+	return 2 * x
+}
+`
+	sub := submission(t, map[string]string{"exercises/01-demo/demo.go": attack})
+	cfg := demoConfig(t, root, sub, "")
+	cfg.unchecked, cfg.Race = true, false
+	rep, err := Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(rep)["01-demo/TestTask2_Double"]; got != "pass 3" {
+		t.Fatalf("unchecked, without the race detector: %s (%s); want pass 3, learner code run on the context package's goroutine", got, message(rep, "01-demo/TestTask2_Double"))
+	}
+
+	ways := []struct{ name, code, says string }{
+		{"a context type of its own", "import \"context\"\n\ntype ctx struct{ context.Context }\n\nfunc (ctx) Done() <-chan struct{} { return nil }\n\nvar _, _ = context.WithCancel(ctx{context.Background()})\n",
+			"ctx is a context.Context of graded code's own"},
+		{"all four methods, no import of context in sight", "import \"time\"\n\ntype c struct{}\n\nfunc (*c) Deadline() (time.Time, bool) { return time.Time{}, false }\nfunc (*c) Done() <-chan struct{}       { return nil }\nfunc (*c) Err() error                  { return nil }\nfunc (*c) Value(any) any               { return nil }\n",
+			"c is a context.Context of graded code's own"},
+		{"a struct literal that embeds one", "import \"context\"\n\ntype done struct{}\n\nfunc (done) Done() <-chan struct{} { return nil }\n\ntype inner struct{ context.Context }\n\nvar _ = context.Context(struct {\n\tdone\n\tinner\n}{})\n",
+			"is a context.Context of graded code's own"},
+		{"sync.WaitGroup's Go", "import \"sync\"\n\nfunc spawn(f func()) {\n\tvar wg sync.WaitGroup\n\twg.Go(f)\n}\n",
+			"sync.WaitGroup waits for goroutines"},
+		{"WaitGroup.Go as a method expression", "import s \"sync\"\n\nvar spawn = (*s.WaitGroup).Go\n",
+			"sync.WaitGroup"},
+		{"context.AfterFunc as a value", "import c \"context\"\n\nvar later = c.AfterFunc\n",
+			"context.AfterFunc runs a function on a goroutine of its own"},
+		{"iter.Pull", "import \"iter\"\n\nfunc pull(s iter.Seq[int]) { next, stop := iter.Pull(s); defer stop(); next() }\n",
+			"iter.Pull runs the iterator on a goroutine of its own"},
+	}
+	for _, race := range []bool{false, true} {
+		if race && !raceSupported() {
+			continue
+		}
+		for _, w := range ways {
+			t.Run(fmt.Sprintf("%s, race %v", w.name, race), func(t *testing.T) {
+				sub := submission(t, map[string]string{"exercises/01-demo/spawn.go": "package demo\n\n" + w.code})
+				cfg := demoConfig(t, root, sub, "")
+				cfg.Race = race
+				rep, err := Grade(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				expect(t, rep, with("error 0", "error 0", "error 0"))
+				if msg := message(rep, "01-demo/TestTask1_Add"); !strings.Contains(msg, w.says) || !strings.Contains(msg, "exercises/01-demo/spawn.go:") {
+					t.Errorf("message %q; want it to name the file and line, and say %q", msg, w.says)
+				}
+			})
+		}
+	}
+	// The attack itself, checked, without the race detector.
+	cfg = demoConfig(t, root, sub, "")
+	cfg.Race = false
+	rep, err = Grade(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := statuses(rep)["01-demo/TestTask2_Double"]; got != "error 0" {
+		t.Errorf("checked, without the race detector: %s; want error 0", got)
+	}
+}
+
+// TestLargePackages: a few lines that compile to a package of 48 MiB,
+// under the compiler's limits, would be left in the build cache shared
+// with the next learners, and a large array whose values are made at
+// start-up makes an 80 MiB test binary that every test process loads.
+// Both are refused, and nothing they compiled to stays in the cache.
+func TestLargePackages(t *testing.T) {
+	root := demoTrack(t)
+	for _, c := range []struct{ name, code, says string }{
+		{"a package of 48 MiB", "var Big = [6 << 20]int64{1: 1, 6<<20 - 1: 1}\n", "the code compiles to 48 MiB, over the limit of 32 MiB"},
+		{"a test binary of 80 MiB", "var Big = [10 << 20]int64{1: 1}\n\nfunc init() { Big[5] = 1 }\n", "the test binary is 8"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sub := submission(t, map[string]string{"exercises/01-demo/big.go": "package demo\n\n" + c.code})
+			cfg := demoConfig(t, root, sub, "")
+			sizeBefore := dirSize(cfg.Cache)
+			rep, err := Grade(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect(t, rep, with("error 0", "error 0", "error 0"))
+			if msg := message(rep, "01-demo/TestTask1_Add"); !strings.Contains(msg, c.says) {
+				t.Errorf("message %q; want it to say %q", msg, c.says)
+			}
+			if grew := dirSize(cfg.Cache) - sizeBefore; grew > 4<<20 {
+				t.Errorf("the build cache grew by %d MiB", grew>>20)
+			}
+		})
 	}
 }

@@ -1,16 +1,24 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -84,10 +92,10 @@ const hiddenBuildMessage = "your code compiles with the public tests but not wit
 // not build; err is for the grader's own failures. When the code builds
 // with the public tests but not with the hidden ones, the binary has the
 // public tests only, and hiddenErr says what the learner is told.
-func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise, w Work, hidden []string) (binary, compileErr, hiddenErr string, err error) {
+func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise, w Work, hidden []string) (out built, err error) {
 	src := filepath.Join(scratch, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
-		return "", "", "", err
+		return out, err
 	}
 	replace := map[string]string{}
 	for _, stub := range ex.Stubs {
@@ -96,20 +104,20 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	for _, name := range slices.Sorted(maps.Keys(w.Files)) {
 		copyPath := filepath.Join(src, name)
 		if err := os.WriteFile(copyPath, w.Files[name], 0o644); err != nil {
-			return "", "", "", err
+			return out, err
 		}
 		replace[filepath.Join(ex.Dir, name)] = copyPath
 	}
 	harness := filepath.Join(scratch, harnessFile)
 	if err := os.WriteFile(harness, []byte(harnessSource(ex.Package)), 0o644); err != nil {
-		return "", "", "", err
+		return out, err
 	}
 	replace[filepath.Join(ex.Dir, harnessFile)] = harness
 	public := maps.Clone(replace)
 	for _, h := range hidden {
 		name := "zz_hidden_" + filepath.Base(h)
 		if _, err := os.Lstat(filepath.Join(ex.Dir, name)); err == nil {
-			return "", "", "", fmt.Errorf("hidden test %s: the exercise already has a file %s", h, name)
+			return out, fmt.Errorf("hidden test %s: the exercise already has a file %s", h, name)
 		}
 		replace[filepath.Join(ex.Dir, name)] = h
 	}
@@ -123,68 +131,113 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	}
 	publicOverlay, err := overlay("overlay-public.json", public)
 	if err != nil {
-		return "", "", "", err
+		return out, err
 	}
-	binary = filepath.Join(scratch, ex.Name+".test")
+	binary := filepath.Join(scratch, ex.Name+".test")
 
 	// The compiler names the learner's files by their scratch copies: give
 	// them back the names the learner knows.
-	learnerPaths := strings.NewReplacer(src+string(filepath.Separator), "exercises/"+ex.Name+"/")
+	learnerPaths := learnerNames(ex.Name)
 	pkg := "./exercises/" + ex.Name
 	// First the learner's files alone, without any test file: code that
 	// compiles only next to the tests would be reaching into the tests'
-	// fixtures or answers.
-	if msg, err := b.goCommand(ctx, scratch, "build", "-overlay", publicOverlay, pkg); msg != "" || err != nil {
-		return "", learnerPaths.Replace(msg), "", err
+	// fixtures or answers. It is built exactly as the test binary is (the
+	// same flags, so the same build tags, and the same environment), so
+	// that no file can enter one build and not the other; listFiles
+	// checks that afterwards, with the go command's own list.
+	if msg, err := b.goCommand(ctx, scratch, b.flags("build", "-overlay", publicOverlay, pkg)...); msg != "" || err != nil {
+		out.compileErr = learnerPaths(msg)
+		return out, err
+	}
+	if !b.unchecked {
+		if msg := checkGoroutines(ctx, ex.Name, modulePath+"/exercises/"+ex.Name, w.Files); msg != "" {
+			out.refused = msg
+			return out, ctx.Err()
+		}
 	}
 	testArgs := func(overlay string) []string {
-		args := []string{"test", "-c", "-vet=off", "-o", binary, "-overlay", overlay}
-		if b.race {
-			args = append(args, "-race")
+		return b.flags("test", "-c", "-vet=off", "-o", binary, "-overlay", overlay, pkg)
+	}
+	// finish checks the package the go command built, and records its
+	// compiled files for removal once the tests have run.
+	finish := func(overlay string) (built, error) {
+		out.binary = binary
+		var refused string
+		out.archives, refused, err = b.listBuild(ctx, scratch, overlay, pkg, ex, w)
+		if info, serr := os.Stat(binary); refused == "" && serr == nil && info.Size() > maxBinary {
+			refused = fmt.Sprintf("the test binary is %d MiB, over the limit of %d MiB (every test process loads it): does the code declare a large array or table?", info.Size()>>20, maxBinary>>20)
 		}
-		return append(args, pkg)
+		if refused != "" {
+			out.binary, out.refused = "", refused
+		}
+		return out, err
 	}
 	if len(hidden) == 0 {
 		msg, err := b.goCommand(ctx, scratch, testArgs(publicOverlay)...)
-		return orNot(binary, msg, err), learnerPaths.Replace(msg), "", err
+		if msg != "" || err != nil {
+			out.compileErr = learnerPaths(msg)
+			return out, err
+		}
+		return finish(publicOverlay)
 	}
 	// With hidden tests, a failure must not show them: the compiler's
-	// messages are shown only if the public tests alone fail to build too.
+	// messages are shown only if the public tests alone fail to build too,
+	// and what the learner is told otherwise is the grader's own (see
+	// hiddenBuildHelp), never a line of the compiler's.
 	hiddenOverlay, err := overlay("overlay.json", replace)
 	if err != nil {
-		return "", "", "", err
+		return out, err
 	}
 	msg, err := b.goCommand(ctx, scratch, testArgs(hiddenOverlay)...)
-	if msg == "" || err != nil {
-		return orNot(binary, msg, err), "", "", err
+	if err != nil {
+		return out, err
+	}
+	if msg == "" {
+		return finish(hiddenOverlay)
 	}
 	if pmsg, err := b.goCommand(ctx, scratch, testArgs(publicOverlay)...); pmsg != "" || err != nil {
-		return "", learnerPaths.Replace(pmsg), "", err
+		out.compileErr = learnerPaths(pmsg)
+		return out, err
 	}
 	// The public tests still run, and count.
-	return binary, "", learnerLines(learnerPaths.Replace(msg), ex, w), nil
+	out.hiddenErr = hiddenBuildHelp(ex, w, hidden)
+	return finish(publicOverlay)
 }
 
-// orNot is binary when the build succeeded, else "".
-func orNot(binary, msg string, err error) string {
-	if msg != "" || err != nil {
-		return ""
+// built is what buildExercise made of one exercise.
+type built struct {
+	binary     string   // the test binary, or "" when there is none to run
+	compileErr string   // the compiler's message to the learner, when their code did not compile
+	refused    string   // why code that compiles is not graded
+	hiddenErr  string   // why the hidden tests are not in the binary, when they are not
+	archives   []string // the build cache's files compiled from the learner's code
+}
+
+// flags is the go command's verb with the flags every build of graded code
+// shares, then args.
+func (b builder) flags(verb string, args ...string) []string {
+	out := []string{verb}
+	if b.race {
+		out = append(out, "-race")
 	}
-	return binary
+	return append(out, args...)
 }
 
-// learnerLines is hiddenBuildMessage, followed by the compiler's lines that
-// are about the learner's own files, if any.
-func learnerLines(msg string, ex *Exercise, w Work) string {
-	lines := []string{hiddenBuildMessage}
-	for _, line := range strings.Split(msg, "\n") {
-		for name := range w.Files {
-			if strings.HasPrefix(line, "exercises/"+ex.Name+"/"+name+":") {
-				lines = append(lines, line)
+// learnerNames gives the learner's files back the names the learner
+// knows in a compiler's message: compilerMessage has made the paths
+// relative to the scratch folder, where the compiler saw them, as
+// src/name.go.
+func learnerNames(exercise string) func(string) string {
+	return func(msg string) string {
+		lines := strings.Split(msg, "\n")
+		for i, line := range lines {
+			rest := strings.TrimLeft(line, " \t")
+			if after, ok := strings.CutPrefix(rest, "src/"); ok {
+				lines[i] = line[:len(line)-len(rest)] + "exercises/" + exercise + "/" + after
 			}
 		}
+		return strings.Join(lines, "\n")
 	}
-	return strings.Join(lines, "\n")
 }
 
 // builder runs the go command in the sandbox, on the grader's checkout.
@@ -194,6 +247,7 @@ type builder struct {
 	hidden                       string // the hidden tests' folder, or ""
 	cache                        string // the grader's own build cache
 	race                         bool   // build with the race detector
+	unchecked                    bool   // Config.unchecked: the grader's tests of the sandbox
 	goBin, goroot, modcache, cgo string
 }
 
@@ -202,7 +256,7 @@ type builder struct {
 // network, so they are fetched first, outside it, for the grader's own
 // go.mod (never a submission's).
 func newBuilder(ctx context.Context, cfg Config) (builder, error) {
-	b := builder{sb: cfg.Sandbox, root: cfg.Root, hidden: cfg.Hidden, cache: cfg.Cache, race: cfg.Race}
+	b := builder{sb: cfg.Sandbox, root: cfg.Root, hidden: cfg.Hidden, cache: cfg.Cache, race: cfg.Race, unchecked: cfg.unchecked}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return b, errors.New("the go command is not on PATH")
@@ -243,11 +297,18 @@ func newBuilder(ctx context.Context, cfg Config) (builder, error) {
 // the compiler's message if it failed on the code, or err if it could not
 // run at all.
 func (b builder) goCommand(ctx context.Context, scratch string, args ...string) (string, error) {
+	_, msg, err := b.goOutput(ctx, scratch, args...)
+	return msg, err
+}
+
+// goOutput is goCommand that also returns what the go command wrote to its
+// standard output, when it succeeded: go list's answer.
+func (b builder) goOutput(ctx context.Context, scratch string, args ...string) (stdout []byte, msg string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
 	tmp := filepath.Join(scratch, "tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return "", err
+		return nil, "", err
 	}
 	j := jail{
 		binds: []bind{
@@ -268,20 +329,22 @@ func (b builder) goCommand(ctx context.Context, scratch string, args ...string) 
 		j.binds = append(j.binds, bind{from: b.hidden})
 	}
 	cmd := b.sb.command(ctx, j, append([]string{filepath.Join(b.goroot, "bin", "go")}, args...)...)
-	out, err := cmd.CombinedOutput()
+	var outBuf, errBuf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &outBuf, &errBuf
+	err = cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
-		return fmt.Sprintf("compiling took longer than %s", buildTimeout), nil
+		return nil, fmt.Sprintf("compiling took longer than %s", buildTimeout), nil
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return nil, "", ctx.Err()
 		}
 		if _, ok := err.(*exec.ExitError); !ok {
-			return "", fmt.Errorf("running go %s: %w", args[0], err)
+			return nil, "", fmt.Errorf("running go %s: %w", args[0], err)
 		}
-		return compilerMessage(string(out), b.root, scratch), nil
+		return nil, compilerMessage(outBuf.String()+errBuf.String(), b.root, scratch), nil
 	}
-	return "", nil
+	return outBuf.Bytes(), "", nil
 }
 
 // compilerMessage keeps the first lines of the compiler's output, with paths
@@ -340,4 +403,295 @@ func prepareRunDir(scratch string, ex *Exercise) (string, error) {
 		return nil
 	})
 	return run, err
+}
+
+// maxArchive bounds what an exercise's own code may compile to. A course
+// exercise compiles to well under a megabyte; a few lines declaring a large
+// initialised array compile to as much as the array, which every test
+// process would then load, and which would fill the build cache shared
+// with the next learners.
+const maxArchive = 32 << 20
+
+// maxBinary bounds an exercise's test binary, which every test process
+// loads. The course's largest, the engine and the race detector included,
+// is about 16 MiB; a large array that the compiler keeps small (its
+// initial values made at start-up) grows only the linked binary.
+const maxBinary = 64 << 20
+
+// listedPackage is what go list says of one package of a test build.
+type listedPackage struct {
+	ImportPath, Dir, Export string
+	GoFiles, IgnoredGoFiles []string
+	InvalidGoFiles          []string
+	CgoFiles, CFiles        []string
+	CXXFiles, MFiles        []string
+	HFiles, FFiles, SFiles  []string
+	SwigFiles, SwigCXXFiles []string
+	SysoFiles, EmbedFiles   []string
+	Error                   *struct{ Err string }
+}
+
+// listBuild asks the go command, with the flags of the build it just made,
+// what that build took: every one of the learner's files must be among the
+// package's Go files, in the package alone and in its test build, and no
+// file of another kind may be. (checkSource refuses what would make it
+// otherwise; this is the go command's own word that nothing was missed.)
+// It also finds the build cache's files compiled from the learner's code:
+// the package, the package built with its tests and the test's main
+// package, for removal once the tests have run, and refuses a package
+// that compiled to more than maxArchive.
+func (b builder) listBuild(ctx context.Context, scratch, overlay, pkg string, ex *Exercise, w Work) (archives []string, refused string, err error) {
+	fields := "ImportPath,Dir,Export,GoFiles,IgnoredGoFiles,InvalidGoFiles,CgoFiles,CFiles,CXXFiles,MFiles,HFiles,FFiles,SFiles,SwigFiles,SwigCXXFiles,SysoFiles,EmbedFiles,Error"
+	out, msg, err := b.goOutput(ctx, scratch, b.flags("list", "-e", "-test", "-export", "-overlay", overlay, "-json="+fields, pkg)...)
+	if err != nil {
+		return nil, "", err
+	}
+	if msg != "" {
+		return nil, "the grader could not list what the build took: " + firstLine(msg), nil
+	}
+	importPath := modulePath + "/exercises/" + ex.Name
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var own, withTests bool
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return archives, "", fmt.Errorf("go list printed what the grader cannot read: %w", err)
+		}
+		if p.Export != "" && inside(b.cache, p.Export) {
+			archives = append(archives, p.Export)
+		}
+		variant := p.ImportPath == importPath
+		if !variant && !strings.HasPrefix(p.ImportPath, importPath+" [") {
+			continue
+		}
+		own, withTests = own || variant, withTests || !variant
+		if p.Error != nil {
+			refused = cmp.Or(refused, "the go command could not list the package: "+firstLine(p.Error.Err))
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(w.Files)) {
+			if !slices.Contains(p.GoFiles, name) {
+				refused = cmp.Or(refused, fmt.Sprintf("exercises/%s/%s is not part of every build of the package (%s): graded code is built as it is", ex.Name, name, p.ImportPath))
+			}
+		}
+		for _, other := range [][]string{p.CgoFiles, p.CFiles, p.CXXFiles, p.MFiles, p.HFiles, p.FFiles, p.SFiles, p.SwigFiles, p.SwigCXXFiles, p.SysoFiles, p.EmbedFiles} {
+			if len(other) > 0 {
+				refused = cmp.Or(refused, fmt.Sprintf("the package's build takes %q, which is not Go: graded code is Go alone", other[0]))
+			}
+		}
+		if variant && p.Export != "" {
+			if info, err := os.Stat(p.Export); err == nil && info.Size() > maxArchive {
+				refused = cmp.Or(refused, fmt.Sprintf("the code compiles to %d MiB, over the limit of %d MiB for graded code (a large array or table written out in the source?)", info.Size()>>20, maxArchive>>20))
+			}
+		}
+	}
+	if !own || !withTests {
+		refused = cmp.Or(refused, "the grader could not find the package in what the build took")
+	}
+	return archives, refused, nil
+}
+
+// inside reports whether path is within dir.
+func inside(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsAbs(path) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// removeArchives deletes the build cache's files that a learner's code
+// compiled to: they serve no one else, and a large one would push the
+// files every learner's build needs out of the trimmed cache. The go
+// command treats a missing file as a miss and compiles again.
+func removeArchives(cache string, archives []string) {
+	for _, a := range archives {
+		if inside(cache, a) {
+			os.Remove(a)
+		}
+	}
+}
+
+// hiddenBuildHelp is what a learner is told when their code builds with
+// the public tests and not with the instructor's: hiddenBuildMessage, and
+// what the grader itself can say without showing anything of the hidden
+// tests, never the compiler's lines (which, even on the learner's own
+// lines, can name what the hidden tests import or declare). It compares
+// the learner's declarations with the stubs' (a signature that differs is
+// the usual cause), and else checks whether a name the learner added is
+// one the hidden files declare, naming the names the learner added, not
+// which of them collides.
+func hiddenBuildHelp(ex *Exercise, w Work, hidden []string) string {
+	lines := []string{hiddenBuildMessage}
+	stubs := map[string][]byte{}
+	for _, name := range ex.Stubs {
+		if data, err := readRegular(filepath.Join(ex.Dir, name), maxFileBytes); err == nil {
+			stubs[name] = data
+		}
+	}
+	stubDecls, learnerDecls := declarations(stubs), declarations(w.Files)
+	for _, name := range slices.Sorted(maps.Keys(stubDecls)) {
+		want, got := stubDecls[name], learnerDecls[name]
+		switch {
+		case got == "":
+			lines = append(lines, fmt.Sprintf("%s: the stub declares %s; your code does not declare it", name, want))
+		case got != want && !(strings.HasPrefix(got, want) && !strings.HasPrefix(want, "func")):
+			// A constant or variable the stub leaves untyped may be
+			// typed; anything else must be as the stub has it.
+			lines = append(lines, fmt.Sprintf("%s: the stub declares %s; yours is %s", name, want, got))
+		}
+		if len(lines) > 4 {
+			break
+		}
+	}
+	if len(lines) > 1 {
+		return strings.Join(lines, "\n")
+	}
+	hiddenNames := map[string]bool{}
+	for _, h := range hidden {
+		for name := range topLevelNames(h) {
+			hiddenNames[name] = true
+		}
+	}
+	var added []string
+	collides := false
+	for _, name := range slices.Sorted(maps.Keys(learnerDecls)) {
+		if _, ok := stubDecls[name]; !ok {
+			added = append(added, name)
+			collides = collides || hiddenNames[name]
+		}
+	}
+	if collides {
+		lines = append(lines, fmt.Sprintf("one of the names your code declares beside the stub's (%s) is declared by the instructor's tests too: rename the helpers you added", clip(strings.Join(added, ", "), 300)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// declarations maps each package-level name of the files (functions,
+// methods as Type.Method, types, variables and constants) to what a test's
+// use of it depends on, as text: a function's or method's signature
+// without parameter names, a variable's or constant's written type, and
+// for a type only that it is one (a learner may add fields to a stub's
+// struct).
+func declarations(files map[string][]byte) map[string]string {
+	decls := map[string]string{}
+	fset := token.NewFileSet()
+	text := func(n ast.Node) string {
+		var b bytes.Buffer
+		printer.Fprint(&b, fset, n)
+		return strings.Join(strings.Fields(b.String()), " ")
+	}
+	fieldTypes := func(fl *ast.FieldList) string {
+		if fl == nil {
+			return ""
+		}
+		var types []string
+		for _, f := range fl.List {
+			for range max(len(f.Names), 1) {
+				types = append(types, text(f.Type))
+			}
+		}
+		return strings.Join(types, ", ")
+	}
+	signature := func(ft *ast.FuncType) string {
+		sig := "func(" + fieldTypes(ft.Params) + ")"
+		if res := fieldTypes(ft.Results); res != "" {
+			if ft.Results.NumFields() > 1 {
+				res = "(" + res + ")"
+			}
+			sig += " " + res
+		}
+		return sig
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		f, err := parser.ParseFile(fset, name, files[name], parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				key := d.Name.Name
+				if d.Recv != nil && len(d.Recv.List) == 1 {
+					key = receiverName(d.Recv.List[0].Type) + "." + key
+				}
+				decls[key] = signature(d.Type)
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						decls[s.Name.Name] = "a type"
+					case *ast.ValueSpec:
+						for _, id := range s.Names {
+							what := "a " + map[token.Token]string{token.CONST: "constant", token.VAR: "variable"}[d.Tok]
+							if s.Type != nil {
+								what += " of type " + text(s.Type)
+							}
+							decls[id.Name] = what
+						}
+					}
+				}
+			}
+		}
+	}
+	delete(decls, "_")
+	delete(decls, "init")
+	return decls
+}
+
+// receiverName is a method receiver's type name: T for T, *T and T[P].
+func receiverName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+// topLevelNames lists what a Go file declares in its package's scope and
+// the names it imports packages by.
+func topLevelNames(path string) map[string]bool {
+	names := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return names
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		names[name] = true
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				names[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					names[s.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						names[id.Name] = true
+					}
+				}
+			}
+		}
+	}
+	return names
 }

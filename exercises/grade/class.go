@@ -52,8 +52,13 @@ func writeReportFile(path string, rep *Report, write func(io.Writer, *Report) er
 	return os.Rename(f.Name(), path)
 }
 
+// learnersDir is the folder of a class run's output that holds a folder of
+// reports per learner: apart from the class's own files, so that no
+// learner's folder name can take theirs.
+const learnersDir = "learners"
+
 // gradeClass grades every folder in dir as one learner's submission, writes
-// each learner's reports to out/<learner>/ and a class summary, out/class.csv:
+// each learner's reports to out/learners/<learner>/ and a class summary, out/class.csv:
 // a row per learner, a column of points per exercise, the total, and the
 // learners and reference solutions whose code theirs matches. Every match
 // is listed in out/similarity.csv, and in the learner's reports. A
@@ -63,7 +68,10 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 	if err != nil {
 		return fmt.Errorf("submissions: %w", err)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if absOut, absDir := absPath(out), absPath(dir); inside(absDir, absOut) || absOut == absDir {
+		return usageError{fmt.Sprintf("-out %s is inside -submissions %s: the reports would be graded as a learner's folder; write them elsewhere", out, dir)}
+	}
+	if err := os.MkdirAll(filepath.Join(out, learnersDir), 0o755); err != nil {
 		return err
 	}
 	track, err := loadTrack(cfg.Root, cfg.Exercises)
@@ -80,6 +88,15 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 		if !e.IsDir() || e.Name()[0] == '.' {
 			continue // files, symbolic links and hidden folders are not submissions
 		}
+		// A name is data: quoted in every line printed, and a name that
+		// does not print (a newline in it would start a line of its own)
+		// is not graded, and says why.
+		if !printable(e.Name()) {
+			err := fmt.Errorf("not graded: the folder's name %q has characters that do not print (a newline, a control character): rename it", e.Name())
+			learners = append(learners, learner{e.Name(), nil, err})
+			fmt.Fprintf(progress, "learner %q: %v\n", e.Name(), err)
+			continue
+		}
 		c := cfg
 		c.Submission = filepath.Join(dir, e.Name())
 		rep, err := Grade(ctx, c)
@@ -88,19 +105,21 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 		}
 		learners = append(learners, learner{e.Name(), rep, err})
 		if err != nil {
-			fmt.Fprintf(progress, "%s: not graded: %v\n", e.Name(), err)
+			fmt.Fprintf(progress, "learner %q: not graded: %s\n", e.Name(), indentRest(cleanText(err.Error())))
 		} else {
 			all := rep.All()
-			fmt.Fprintf(progress, "%s: %d/%d\n", e.Name(), all.Score, all.MaxScore)
+			fmt.Fprintf(progress, "learner %q: %d/%d\n", e.Name(), all.Score, all.MaxScore)
 		}
 	}
 	if len(learners) == 0 {
 		return fmt.Errorf("submissions: %s has no submission folders", dir)
 	}
 
-	names := make([]string, len(learners))
-	for i, l := range learners {
-		names[i] = l.name
+	var names []string
+	for _, l := range learners {
+		if l.rep != nil {
+			names = append(names, l.name)
+		}
 	}
 	pairs := copies(cfg.Root, dir, names, track)
 	matches := map[string][]string{} // learner → what their code matches
@@ -124,11 +143,14 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 	rows = append(rows, header)
 	for _, l := range learners {
 		row := []string{l.name}
+		if !printable(l.name) {
+			row[0] = strconv.Quote(l.name)
+		}
 		if l.err != nil {
 			for range track {
 				row = append(row, "")
 			}
-			rows = append(rows, append(row, "0", "", strings.Join(matches[l.name], "; "), l.err.Error()))
+			rows = append(rows, append(row, "0", "", strings.Join(matches[l.name], "; "), cleanText(l.err.Error())))
 			continue
 		}
 		for _, er := range l.rep.Exercises {
@@ -150,7 +172,7 @@ func gradeClass(ctx context.Context, cfg Config, dir, out string, progress io.Wr
 					p.Exercise, other, p.Match.Score, p.Match.Shared, spans(mine), spans(theirs)))
 			}
 		}
-		learnerOut := filepath.Join(out, l.name)
+		learnerOut := filepath.Join(out, learnersDir, l.name)
 		if err := os.MkdirAll(learnerOut, 0o755); err != nil {
 			return err
 		}
@@ -228,4 +250,12 @@ func writeCSV(path string, rows [][]string) error {
 		_, err := wr.Write(b.Bytes())
 		return err
 	})
+}
+
+// absPath is path made absolute, or path itself when it cannot be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

@@ -30,12 +30,15 @@ func cleanText(s string) string {
 }
 
 // isControl reports the characters a report never shows: C0 and C1
-// controls but newline and tab, and the code points XML 1.0 excludes.
+// controls but newline and tab (carriage return included, with which a
+// terminal would write over the start of a line), the code points XML 1.0
+// excludes, and the other characters that end or reorder lines.
 func isControl(r rune) bool {
 	if r == '\n' || r == '\t' {
 		return false
 	}
 	return unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF || unicode.Is(unicode.Cs, r) ||
+		r == 0x2028 || r == 0x2029 || // line and paragraph separators, which some viewers break lines at
 		(r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) // text-direction overrides
 }
 

@@ -58,7 +58,8 @@
 //		Run learner code without the bubblewrap sandbox (only for code you
 //		trust; every report then says so first).
 //	-out folder
-//		With -submissions: write each learner's reports and class.csv to
+//		With -submissions: write each learner's reports to
+//		folder/learners/<learner>/, and class.csv and similarity.csv to
 //		folder. (default "grades")
 //	-race
 //		Build the tests with the race detector: a data race fails its test

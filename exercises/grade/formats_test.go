@@ -223,7 +223,7 @@ func TestClass(t *testing.T) {
 		t.Errorf("similarity.csv: %v", err)
 	}
 	for _, f := range []string{"report.txt", "report.json", "junit.xml", "summary.md", "classroom.json", "events.json"} {
-		if _, err := os.Stat(filepath.Join(out, "carol", f)); err != nil {
+		if _, err := os.Stat(filepath.Join(out, learnersDir, "carol", f)); err != nil {
 			t.Errorf("carol's %s: %v", f, err)
 		}
 	}

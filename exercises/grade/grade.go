@@ -194,17 +194,25 @@ func gradeExercise(ctx, lctx context.Context, cfg Config, b builder, scratch str
 	if err := os.MkdirAll(scratch, 0o711); err != nil {
 		return nil, err
 	}
-	binary, compileErr, hiddenErr, err := buildExercise(lctx, b, scratch, ex, w, hidden)
+	bt, err := buildExercise(lctx, b, scratch, ex, w, hidden)
+	// What the learner's code compiled to serves no one else (see
+	// removeArchives): gone once the tests have run.
+	defer removeArchives(b.cache, bt.archives)
 	if err != nil {
 		if ctx.Err() == nil && lctx.Err() != nil {
 			return all(StatusTimeout, outOfTime), nil
 		}
 		return nil, fmt.Errorf("%s: %w", ex.Name, err)
 	}
-	if compileErr != "" {
-		er.Compile = compileErr
-		return all(StatusError, "did not compile: "+firstLine(compileErr)), nil
+	if bt.compileErr != "" {
+		er.Compile = bt.compileErr
+		return all(StatusError, "did not compile: "+firstLine(bt.compileErr)), nil
 	}
+	if bt.refused != "" {
+		er.Compile = bt.refused
+		return all(StatusError, "not built: "+firstLine(bt.refused)), nil
+	}
+	binary, hiddenErr := bt.binary, bt.hiddenErr
 	dir, err := prepareRunDir(scratch, ex)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ex.Name, err)

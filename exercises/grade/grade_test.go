@@ -412,7 +412,7 @@ func TestHostileSubmissions(t *testing.T) {
 			name:  "reaching into the tests' fixtures",
 			files: map[string]string{"exercises/01-demo/init.go": "package demo\n\nfunc init() { fixture = 0 }\n"},
 			want:  with("error 0", "error 0", "error 0"),
-			says:  "undefined: fixture",
+			says:  "did not compile: exercises/01-demo/init.go:3:15: undefined: fixture",
 		},
 		{
 			name:  "a test function in a non-test file",

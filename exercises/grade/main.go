@@ -34,7 +34,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	tests := fs.Bool("tests", false, "show every test, not a row per exercise (the default with -submission; -tests=false for the rows)")
 	minScore := fs.Int("min-score", -1, "exit with status 1 if the score is below `N` points")
 	submissions := fs.String("submissions", "", "grade every subfolder of `folder` as one learner's submission; reports go to -out")
-	outDir := fs.String("out", "grades", "with -submissions: write each learner's reports and class.csv to `folder`")
+	outDir := fs.String("out", "grades", "with -submissions: write each learner's reports to `folder`/learners/<learner>/, and class.csv and similarity.csv to folder")
 	budget := fs.Duration("budget", defaultBudget, "wall time one submission may take in all, compiling included; what is not done by then scores nothing")
 	noSandbox := fs.Bool("no-sandbox", false, "run learner code without the bubblewrap sandbox (only for code you trust; every report then says so first)")
 	race := fs.Bool("race", raceSupported(), "build the tests with the race detector: a data race fails its test")
@@ -86,9 +86,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := gradeClass(ctx, cfg, *submissions, *outDir, stdout); err != nil {
 			fmt.Fprintln(stderr, "grade:", err)
+			var ue usageError
+			if errors.As(err, &ue) {
+				return 2
+			}
 			return 3
 		}
-		fmt.Fprintf(stdout, "reports in %s, class summary in %s\n", *outDir, filepath.Join(*outDir, "class.csv"))
+		fmt.Fprintf(stdout, "reports in %s, class summary in %s\n", filepath.Join(*outDir, learnersDir), filepath.Join(*outDir, "class.csv"))
 		return 0
 	}
 	rep, err := Grade(ctx, cfg)

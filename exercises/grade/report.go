@@ -65,8 +65,12 @@ func writeTests(w io.Writer, rep *Report) error {
 // writeProblems prints, once per exercise, what kept it from being built,
 // and the files that were passed over.
 func writeProblems(w io.Writer, rep *Report) error {
+	// Every line a report prints starts with the grader's own words: what
+	// graded code or a learner's names put in a note or a compiler's
+	// message is indented below them, so it can never pass for the
+	// grader's (a forged "score:" line).
 	for _, note := range rep.Notes {
-		if _, err := fmt.Fprintf(w, "\n%s\n", note); err != nil {
+		if _, err := fmt.Fprintf(w, "\nnote: %s\n", indentRest(note)); err != nil {
 			return err
 		}
 	}
@@ -77,7 +81,7 @@ func writeProblems(w io.Writer, rep *Report) error {
 			}
 		}
 		for _, note := range er.Notes {
-			if _, err := fmt.Fprintf(w, "%s: %s\n", er.Name, note); err != nil {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", er.Name, indentRest(note)); err != nil {
 				return err
 			}
 		}
@@ -102,7 +106,12 @@ func firstLine(s string) string {
 }
 
 func indent(s string) string {
-	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+	return "    " + indentRest(s)
+}
+
+// indentRest indents every line of s but the first.
+func indentRest(s string) string {
+	return strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // clip shortens s to at most n runes for a table cell.

@@ -4,15 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"io"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // allowedImports are the packages graded code may import: the standard
@@ -106,6 +110,10 @@ func readWork(exercisesDir string, ex *Exercise) Work {
 	total := 0
 	for _, e := range entries {
 		name := e.Name()
+		if why := refusedName(name); why != "" {
+			w.Refused = fmt.Sprintf("exercises/%s/%s", ex.Name, why)
+			return w
+		}
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") ||
 			strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 			continue
@@ -116,12 +124,12 @@ func readWork(exercisesDir string, ex *Exercise) Work {
 		}
 		data, err := readRegular(filepath.Join(dir, name), maxFileBytes)
 		if err != nil {
-			w.Notes = append(w.Notes, fmt.Sprintf("%s not graded: %v", name, err))
+			w.Notes = append(w.Notes, fmt.Sprintf("%q not graded: %v", name, err))
 			continue
 		}
 		total += len(data)
 		if total > maxTotalBytes {
-			w.Notes = append(w.Notes, fmt.Sprintf("%s not graded: the exercise's files pass %d MiB", name, maxTotalBytes>>20))
+			w.Notes = append(w.Notes, fmt.Sprintf("%q not graded: the exercise's files pass %d MiB", name, maxTotalBytes>>20))
 			continue
 		}
 		w.Files[name] = data
@@ -172,6 +180,69 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// buildFiles are the endings of the files, besides Go's, that the go
+// command would build into a package: cgo's C, C++, Objective-C and
+// Fortran sources and headers, assembly, SWIG, and linked objects.
+var buildFiles = []string{".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".m",
+	".f", ".F", ".for", ".f90", ".s", ".S", ".sx", ".swig", ".swigcxx", ".syso"}
+
+// refusedName says why a name in an exercise folder cannot be graded, or
+// "". A name the grader may show must be plain text: a newline or another
+// control character in it would start a line of a report, so names with
+// characters that do not print are refused, quoted. A Go file may not
+// select a build by its name (demo_linux.go, demo_amd64.go: the grader
+// builds graded code as it is, never for some builds only), and no file
+// of another language may sit beside it: the go command would build it
+// into the package, as assembly or cgo.
+func refusedName(name string) string {
+	if !printable(name) {
+		return fmt.Sprintf("%q: a name with characters that do not print (a newline, a control character); rename it", name)
+	}
+	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return "" // the go command passes these over
+	}
+	if ext := filepath.Ext(name); slices.Contains(buildFiles, ext) {
+		return fmt.Sprintf("%s: a %s file beside graded code would be built into it (assembly, cgo or a linked object); graded code is Go alone: remove it", name, ext)
+	}
+	if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && !anyBuild.MatchFile(name) {
+		return fmt.Sprintf("%s: the name selects the builds it is part of (a _GOOS or _GOARCH suffix); graded code is built as it is: rename it", name)
+	}
+	return ""
+}
+
+// printable reports whether every character of s is valid UTF-8 that
+// prints: letters, marks, numbers, punctuation, symbols and the ASCII
+// space.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyBuild tells apart the file names that every build takes: a build
+// context for an operating system and an architecture that do not exist
+// takes no file whose name names one (x_linux.go, x_arm64.go), and every
+// other.
+var anyBuild = fileMatcher{build.Context{GOOS: "none", GOARCH: "none", Compiler: "gc"}}
+
+type fileMatcher struct{ ctx build.Context }
+
+// MatchFile reports whether the file name alone lets the context build
+// the file: the file's text is a bare package clause.
+func (m fileMatcher) MatchFile(name string) bool {
+	ctx := m.ctx
+	ctx.JoinPath = path.Join
+	ctx.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("package p\n")), nil }
+	ok, err := ctx.MatchFile("/", name)
+	return err == nil && ok
+}
+
 // checkSource returns why the files cannot be graded, or "". Every file
 // must parse (a file the grader cannot read is not built), and:
 //   - every import must be in allowedImports;
@@ -181,7 +252,11 @@ func readRegular(path string, limit int64) ([]byte, error) {
 //     without data races, which need two goroutines;
 //   - no //go: or //line directives: they change how the compiler and the
 //     runtime treat the code (//go:debug, //go:linkname) or what its errors
-//     and stack traces say about where they come from.
+//     and stack traces say about where they come from;
+//   - no build constraints, in either form (//go:build, // +build): a file
+//     that some builds take and others leave out could be built with the
+//     tests and not without them (see buildExercise), and graded code is
+//     built as it is.
 //
 // Each refusal names the file and line.
 func checkSource(exercise string, files map[string][]byte) string {
@@ -212,6 +287,9 @@ func checkSource(exercise string, files map[string][]byte) string {
 		}
 		for _, group := range f.Comments {
 			for _, c := range group.List {
+				if isBuildConstraint(c.Text) {
+					return fmt.Sprintf("%s: the build constraint %q is not allowed in graded code: it is built as it is, for every build", where(c.Pos()), clip(c.Text, 40))
+				}
 				if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//line ") || strings.HasPrefix(c.Text, "/*line ") {
 					directive, _, _ := strings.Cut(c.Text, " ")
 					return fmt.Sprintf("%s: the directive %s is not allowed in graded code (no compiler or runtime directives)", where(c.Pos()), clip(directive, 40))
@@ -240,4 +318,19 @@ func checkSource(exercise string, files map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// isBuildConstraint reports whether a comment is a build constraint in
+// either form: //go:build, or the older // +build that the go command
+// still obeys before the package clause ("//+build" and "//\t+build"
+// too). It is refused wherever it stands.
+func isBuildConstraint(comment string) bool {
+	text, ok := strings.CutPrefix(comment, "//")
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(text, "go:build") {
+		return true
+	}
+	return strings.HasPrefix(strings.TrimLeft(text, " \t"), "+build")
 }

@@ -605,7 +605,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 					t.Fatal(err)
 				}
 				call := fmt.Sprintf("Search(course model, %q, width %d, max 10, α %g)", text, width, alpha)
-				got, err := Search(bounded(t, engine.NewModelLM(m, 2*width), call, 10*width+10), prompt, Options{Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+				got, err := Search(bounded(t, engine.NewModelLM(m, 2*width), call, 3*10*width+10), prompt, Options{Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 				if err != nil {
 					t.Fatalf("%s returned error %v", call, err)
 				}
@@ -643,7 +643,7 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 			}
 			greedy = append(greedy, id)
 		}
-		hs, err := Search(bounded(t, engine.NewModelLM(m, 2), fmt.Sprintf("Search(course model, %q, width 1, max 20)", text), 30), prompt, Options{Width: 1, MaxNewTokens: 20, IsEnd: tok.IsEnd})
+		hs, err := Search(bounded(t, engine.NewModelLM(m, 2), fmt.Sprintf("Search(course model, %q, width 1, max 20)", text), 3*20+10), prompt, Options{Width: 1, MaxNewTokens: 20, IsEnd: tok.IsEnd})
 		if err != nil || len(hs) == 0 {
 			t.Fatalf("Search(course model, %q, width 1, max 20) = %d hypotheses, %v; want 1", text, len(hs), err)
 		}
@@ -664,7 +664,7 @@ func TestTask4_ScoresAgreeWithLogProb(t *testing.T) {
 	text := "for i := 0; i < len(s); i++ {"
 	prompt := encode(t, tok, text)
 	const alpha = 0.6
-	hs, err := Search(bounded(t, engine.NewModelLM(m, 6), fmt.Sprintf("Search(course model, %q, width 3, max 12, α %g)", text, alpha), 3*12+10), prompt, Options{Width: 3, MaxNewTokens: 12, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+	hs, err := Search(bounded(t, engine.NewModelLM(m, 6), fmt.Sprintf("Search(course model, %q, width 3, max 12, α %g)", text, alpha), 3*3*12+10), prompt, Options{Width: 3, MaxNewTokens: 12, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 	if err != nil || len(hs) == 0 {
 		t.Fatalf("Search(course model, %q, width 3, max 12, α %g) = %d hypotheses, %v; want 3", text, alpha, len(hs), err)
 	}

@@ -49,17 +49,19 @@ func (c *counting) NextLogits(prefix []int, n int) ([][]float32, error) {
 
 // Hints for a budget's message: what bounds each model's passes.
 const (
-	targetHint = "every round adds at least one token, so maxNew tokens take at most maxNew target passes: does each of your rounds add one? A round whose proposals are all kept, or that has room for none (g = 0), ends with the bonus token, the argmax of the last row. And does the loop stop after maxNew tokens?"
+	targetHint = "every round adds at least one token, so maxNew tokens take at most maxNew rounds: does each of your rounds add one? A round whose proposals are all kept, or that has room for none (g = 0), ends with the bonus token, the argmax of the last row. And does the loop stop after maxNew tokens?"
 	draftHint  = "a round makes at most γ draft passes, and there are at most maxNew rounds: does the draft stop proposing after g tokens, and the loop after maxNew tokens?"
 )
 
 // bounded wraps the target and the draft for one call of Greedy, doing (as
 // the failure messages write it), which may make maxNew rounds: one target
-// pass each, and γ draft passes. The budgets leave room for a few more, so
-// that a wasteful solution meets TestTask4_Counts's message, not theirs.
+// pass each, and γ draft passes. The budgets leave room for many more (a
+// target pass per proposal, twice over), so that a wasteful solution meets
+// TestTask4_Counts's message, not theirs: they are there for loops that
+// never end.
 func bounded(t *testing.T, doing string, target, draft LM, gamma, maxNew int) (tc, dc *counting) {
 	rounds := max(maxNew, 1)
-	tc = &counting{LM: target, budget: check.NewBudget(t, "the target's NextLogits").For(doing, 2*rounds+10, targetHint)}
+	tc = &counting{LM: target, budget: check.NewBudget(t, "the target's NextLogits").For(doing, 2*rounds*(max(gamma, 1)+1)+10, targetHint)}
 	dc = &counting{LM: draft, budget: check.NewBudget(t, "the draft's NextLogits").For(doing, 2*rounds*max(gamma, 1)+10, draftHint)}
 	return tc, dc
 }

@@ -18,6 +18,10 @@ var negInf = float32(math.Inf(-1))
 // message.
 const pickHint = "Sample calls the pick function once per call: when its choice is not allowed, Sample returns NoToken and sets Err, rather than asking again"
 
+// newSamplerHint is a budget's message for NewSampler, which has no need
+// of the pick function: Sample is what calls it.
+const newSamplerHint = "NewSampler only makes the Sampler: the pick function is for Sample, once per call"
+
 // picks returns a budget for the calls of a test's pick function.
 func picks(t *testing.T) *check.Budget { return check.NewBudget(t, "the pick function") }
 
@@ -116,7 +120,7 @@ func (g *greedyPick) pick(z []float32) int {
 func TestTask4_Sampler(t *testing.T) {
 	defer check.Recover(t)
 	a, v := jsonN(t), jsonVocab()
-	g := &greedyPick{budget: picks(t).For("NewSampler(jsonN, v, pick)", 0, "NewSampler only makes the Sampler: the pick function is for Sample")}
+	g := &greedyPick{budget: picks(t).For("NewSampler(jsonN, v, pick)", 10, newSamplerHint)}
 	s, err := NewSampler(a, v, g.pick)
 	if err != nil {
 		t.Fatalf("NewSampler(jsonN, v, pick) returned the error %q; want a Sampler\n  v: %s", err, describeVocab(v))
@@ -215,14 +219,14 @@ func TestTask4_Refuses(t *testing.T) {
 		{"NewSampler(jsonN, v, pick)", a, Vocab{Texts: v.Texts, End: []int{10, -1}}, pick, "v's end token -1 is not a token"},
 		{"NewSampler(ab, v, pick)", ab, vocab([]int{1}, "a", "<end>"), pick, `v has "a" and the end token: no token sequence writes "ab"`},
 	} {
-		budget.For(c.call, 0, "NewSampler only makes the Sampler: the pick function is for Sample")
+		budget.For(c.call, 10, newSamplerHint)
 		if s, err := NewSampler(c.a, c.v, c.pick); err == nil {
 			t.Errorf("%s = %s, no error; want an error: %s", c.call, samplerString(s), c.why)
 		}
 	}
 
 	choice := 0
-	budget.For("NewSampler(jsonN, v, pick)", 0, "NewSampler only makes the Sampler: the pick function is for Sample")
+	budget.For("NewSampler(jsonN, v, pick)", 10, newSamplerHint)
 	s, err := NewSampler(a, v, func([]float32) int { budget.Spend(); return choice })
 	if err != nil || s == nil {
 		t.Fatalf("NewSampler(jsonN, v, pick) = %s, %v; want a Sampler", samplerString(s), err)
@@ -253,7 +257,7 @@ func TestTask4_Refuses(t *testing.T) {
 		t.Errorf(`then the pick function chooses 12, "{": Sample = %d, Err %v, State %d; want 12, nil and 1`, got, s.Err, s.State)
 	}
 	var zero Sampler
-	budget.For("Sample on a zero Sampler", 0, "a zero Sampler has no pick function to call")
+	budget.For("Sample on a zero Sampler", 10, "a zero Sampler has no pick function to call")
 	if got := zero.Sample(z); got != NoToken {
 		t.Errorf("Sample on a zero Sampler (not made by NewSampler) = %d; want NoToken (%d)", got, NoToken)
 	}

@@ -621,12 +621,13 @@ func TestNamesAreNotLines(t *testing.T) {
 
 // TestClassFilesCannotBeTaken: learners whose folders are named like the
 // class run's own files (class.csv, similarity.csv, learners) are graded
-// like anyone, and the class summary is written.
+// like anyone, and the class summary is written; a name a spreadsheet
+// would run as a formula is written as text.
 func TestClassFilesCannotBeTaken(t *testing.T) {
 	root := demoTrack(t)
 	t.Chdir(root)
 	class := t.TempDir()
-	for _, name := range []string{"class.csv", "similarity.csv", "learners", "ada"} {
+	for _, name := range []string{"class.csv", "similarity.csv", "learners", "ada", "=HYPERLINK(\"x\")"} {
 		if err := os.Rename(submission(t, nil), filepath.Join(class, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -650,6 +651,9 @@ func TestClassFilesCannotBeTaken(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "similarity.csv")); err != nil {
 		t.Errorf("similarity.csv: %v", err)
+	}
+	if !strings.Contains(string(data), "\n\"'=HYPERLINK(\"\"x\"\")\",6,1,7,7,") {
+		t.Errorf("class.csv does not write the formula-like name as text:\n%s", data)
 	}
 	// Reports written into the class's own folder would be graded as a
 	// learner the next time.

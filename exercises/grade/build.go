@@ -163,7 +163,7 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	finish := func(overlay string) (built, error) {
 		out.binary = binary
 		var refused string
-		out.archives, refused, err = b.listBuild(ctx, scratch, overlay, pkg, ex, w)
+		out.archives, refused, err = b.listBuild(ctx, scratch, overlay, pkg, ex, w, overlay != publicOverlay)
 		if info, serr := os.Stat(binary); refused == "" && serr == nil && info.Size() > maxBinary {
 			refused = fmt.Sprintf("the test binary is %d MiB, over the limit of %d MiB (every test process loads it): does the code declare a large array or table?", info.Size()>>20, maxBinary>>20)
 		}
@@ -440,14 +440,24 @@ type listedPackage struct {
 // the package, the package built with its tests and the test's main
 // package, for removal once the tests have run, and refuses a package
 // that compiled to more than maxArchive.
-func (b builder) listBuild(ctx context.Context, scratch, overlay, pkg string, ex *Exercise, w Work) (archives []string, refused string, err error) {
+//
+// With the hidden tests in the build (withHidden), the go command's own
+// words are left out of what the learner is told: they could name a hidden
+// file.
+func (b builder) listBuild(ctx context.Context, scratch, overlay, pkg string, ex *Exercise, w Work, withHidden bool) (archives []string, refused string, err error) {
+	said := func(what, msg string) string {
+		if withHidden {
+			return what
+		}
+		return what + ": " + firstLine(msg)
+	}
 	fields := "ImportPath,Dir,Export,GoFiles,IgnoredGoFiles,InvalidGoFiles,CgoFiles,CFiles,CXXFiles,MFiles,HFiles,FFiles,SFiles,SwigFiles,SwigCXXFiles,SysoFiles,EmbedFiles,Error"
 	out, msg, err := b.goOutput(ctx, scratch, b.flags("list", "-e", "-test", "-export", "-overlay", overlay, "-json="+fields, pkg)...)
 	if err != nil {
 		return nil, "", err
 	}
 	if msg != "" {
-		return nil, "the grader could not list what the build took: " + firstLine(msg), nil
+		return nil, said("the grader could not list what the build took", msg), nil
 	}
 	importPath := modulePath + "/exercises/" + ex.Name
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -468,7 +478,7 @@ func (b builder) listBuild(ctx context.Context, scratch, overlay, pkg string, ex
 		}
 		own, withTests = own || variant, withTests || !variant
 		if p.Error != nil {
-			refused = cmp.Or(refused, "the go command could not list the package: "+firstLine(p.Error.Err))
+			refused = cmp.Or(refused, said("the go command could not list the package", p.Error.Err))
 			continue
 		}
 		for _, name := range slices.Sorted(maps.Keys(w.Files)) {

@@ -239,11 +239,27 @@ func spans(ss []similar.Span) string {
 	return strings.Join(out, ", ")
 }
 
-// writeCSV writes rows as a CSV file, whole (see writeReportFile).
+// writeCSV writes rows as a CSV file, whole (see writeReportFile). A cell
+// that a spreadsheet would read as a formula (it starts with =, +, -, @, a
+// tab or a carriage return: a learner's folder can be named so) is written
+// with a leading apostrophe, which spreadsheets show as text.
 func writeCSV(path string, rows [][]string) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	if err := w.WriteAll(rows); err != nil {
+	for _, row := range rows {
+		safe := make([]string, len(row))
+		for i, cell := range row {
+			safe[i] = cell
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				safe[i] = "'" + cell
+			}
+		}
+		if err := w.Write(safe); err != nil {
+			return err
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
 		return err
 	}
 	return writeReportFile(path, nil, func(wr io.Writer, _ *Report) error {

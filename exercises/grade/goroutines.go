@@ -65,7 +65,16 @@ var stdTypes = struct {
 // first.
 func checkGoroutines(ctx context.Context, exercise, pkgPath string, files map[string][]byte) string {
 	done := make(chan string, 1)
-	go func() { done <- goroutineRefusal(exercise, pkgPath, files) }()
+	go func() {
+		// A fault of go/types on strange code must cost the learner this
+		// exercise, not stop the grading of everyone.
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Sprintf("the grader's type check of the code failed: %v", r)
+			}
+		}()
+		done <- goroutineRefusal(exercise, pkgPath, files)
+	}()
 	select {
 	case msg := <-done:
 		return msg

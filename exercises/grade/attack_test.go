@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -847,5 +848,77 @@ func TestLargePackages(t *testing.T) {
 				t.Errorf("the build cache grew by %d MiB", grew>>20)
 			}
 		})
+	}
+}
+
+// TestClassOfAttackers: every attack of this round as one learner of a
+// class, graded in one run through the command line, with hidden tests and
+// the race detector as an instructor would: each attacker earns nothing
+// for the exercise attacked, and the honest learner beside them every
+// point.
+func TestClassOfAttackers(t *testing.T) {
+	root := demoTrack(t)
+	write(t, root, "exercises/01-demo/reference_test.go", referenceTests)
+	t.Chdir(root)
+	hidden := t.TempDir()
+	write(t, hidden, "01-demo/crc_test.go", "package demo\n\nimport (\n\t\"hash/crc32\"\n\t\"testing\"\n)\n\n// TestHidden_Double doubles.\n//\n//grade:task 2 points 2\nfunc TestHidden_Double(t *testing.T) {\n\tif crc32.ChecksumIEEE(nil) != 0 || Double(-4) != -8 {\n\t\tt.Error(\"Double(-4) != -8\")\n\t}\n}\n")
+	delegating := "package demo\n\nvar double = func(x int) int { return 0 }\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(x int) int { return double(x) }\n"
+	class := t.TempDir()
+	learners := map[string]map[string]string{
+		"honest":       nil,
+		"constraint":   {"exercises/01-demo/demo.go": delegating, "exercises/01-demo/race.go": "// +build race\n\npackage demo\n\nfunc init() { double = reference }\n"},
+		"context":      {"exercises/01-demo/spawn.go": "package demo\n\nimport \"context\"\n\ntype ctx struct{ context.Context }\n\nfunc (ctx) Done() <-chan struct{} { return make(chan struct{}) }\n\nvar _, _ = context.WithCancel(ctx{context.Background()})\n"},
+		"large":        {"exercises/01-demo/big.go": "package demo\n\nvar Big = [6 << 20]int64{1: 1, 6<<20 - 1: 1}\n"},
+		"hiddenimport": {"exercises/01-demo/crc.go": "package demo\n\nvar crc32 = 1\n"},
+		"class.csv":    nil,
+	}
+	for name, files := range learners {
+		if err := os.Rename(submission(t, files), filepath.Join(class, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := submission(t, nil)
+	if err := os.Symlink("demo.go", filepath.Join(forged, "exercises/01-demo", "zz\nscore: 9∕9 points\n.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(forged, filepath.Join(class, "forged")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-submissions", class, "-hidden", hidden, "-out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	f, err := os.Open(filepath.Join(out, "class.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, row := range rows[1:] {
+		got[row[0]] = strings.Join(row[1:5], " ")
+	}
+	want := map[string]string{
+		"honest":       "8 1 9 9",
+		"class.csv":    "8 1 9 9",
+		"constraint":   "0 1 1 9",
+		"context":      "0 1 1 9",
+		"large":        "0 1 1 9",
+		"hiddenimport": "6 1 7 9", // the public tests still count
+		"forged":       "0 1 1 9",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: 01-demo, 02-other, score, max_score = %q; want %q", name, got[name], w)
+		}
+	}
+	for line := range strings.Lines(stdout.String()) {
+		if !strings.HasPrefix(line, "learner \"") && !strings.HasPrefix(line, "reports in ") && !strings.Contains(line, "matching pairs of code") {
+			t.Errorf("a line of the command's output that is not the grader's: %q", line)
+		}
 	}
 }

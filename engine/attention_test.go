@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // attentionTolerance is how far the vectorised attention may be from the
@@ -19,7 +19,7 @@ const attentionTolerance = 1e-5
 // of stories260K (grouped-query, heads of 8) and of stories15M (heads of
 // 48), at positions that leave every remainder in the kernels' blocks.
 func TestAttentionKernelsMatchPlainLoops(t *testing.T) {
-	if !kernel.Available {
+	if !simd.Available {
 		t.Skip("this CPU has no AVX2/FMA: attention runs the plain loops only")
 	}
 	gqa16 := Config{Dim: 64, HiddenDim: 96, NLayers: 1, NHeads: 4, NKVHeads: 1, VocabSize: 64, SeqLen: 128, SharedClassifier: true}
@@ -53,7 +53,7 @@ func TestAttentionKernelsMatchPlainLoops(t *testing.T) {
 // grouped-query shape: the tokens must be the same, and every step's
 // logits within a tolerance of each other.
 func TestKernelsKeepGreedyOutput(t *testing.T) {
-	if !kernel.Available {
+	if !simd.Available {
 		t.Skip("this CPU has no AVX2/FMA: attention runs the plain loops only")
 	}
 	models := []*Model{

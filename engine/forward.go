@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine/internal/ggml"
-	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"github.com/tokenbytoken/course/engine/internal/quant"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // State is one running sequence: the model, its KV cache and the scratch
@@ -426,10 +426,10 @@ const attentionThreshold = 1 << 15
 // vectorised kernels when the CPU and the head size allow (see
 // attentionKernels), the plain loops otherwise.
 func attendHeads(out, q, keys, values, att []float32, c Config, pos, h0, h1 int) {
-	attendHeadsUsing(attentionKernels && kernel.Available && c.HeadSize()%8 == 0, out, q, keys, values, att, c, pos, h0, h1)
+	attendHeadsUsing(attentionKernels && simd.Available && c.HeadSize()%8 == 0, out, q, keys, values, att, c, pos, h0, h1)
 }
 
-// attentionKernels says whether attention may use engine/internal/kernel's
+// attentionKernels says whether attention may use engine/internal/simd's
 // Scores and WeightedSum in place of the plain loops scores and
 // weightedSum. The tests turn it off to compare the two.
 var attentionKernels = true
@@ -445,11 +445,11 @@ func attendHeadsUsing(fast bool, out, q, keys, values, att []float32, c Config, 
 		a := att[h*(pos+1) : (h+1)*(pos+1)]
 		kvOff := (h / kvMul) * hs
 		if fast {
-			kernel.Scores(a, qh, keys[kvOff:], kvDim, scale)
+			simd.Scores(a, qh, keys[kvOff:], kvDim, scale)
 			// The weights are left unnormalised, exp(score − max), and the
 			// output divided by their sum once: hs divisions, not pos+1.
 			inv := softmaxWeights(a)
-			kernel.WeightedSum(o, a, values[kvOff:], kvDim)
+			simd.WeightedSum(o, a, values[kvOff:], kvDim)
 			for i := range o {
 				o[i] *= inv
 			}
@@ -469,14 +469,14 @@ func attendHeadsUsing(fast bool, out, q, keys, values, att []float32, c Config, 
 // probabilities. Scores that are NaN or +Inf make every weight NaN, as in
 // softmaxFlush.
 func softmaxWeights(x []float32) float32 {
-	mx := kernel.Max(x) // NaN if any score is NaN
+	mx := simd.Max(x) // NaN if any score is NaN
 	if !(mx < float32(math.Inf(1))) {
 		for i := range x {
 			x[i] = float32(math.NaN())
 		}
 		return 1
 	}
-	return 1 / kernel.ExpSum(x, mx)
+	return 1 / simd.ExpSum(x, mx)
 }
 
 // softmaxFlush is softmax32 for attention weights, except that weights

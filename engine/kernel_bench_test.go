@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // Benchmarks of the hot kernels of a decoding step, named so that
@@ -104,7 +104,7 @@ func BenchmarkAttention(b *testing.B) {
 		for _, n := range []int{64, 256, 512} {
 			a := newAttentionCase(sh.c, n-1, 1)
 			for _, impl := range attentionImpls {
-				if impl.name == "kernel" && !kernel.Available {
+				if impl.name == "kernel" && !simd.Available {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/pos%d/%s", sh.name, n, impl.name), func(b *testing.B) {
@@ -149,7 +149,7 @@ func BenchmarkDecodeStep(b *testing.B) {
 				}
 			}
 			for _, attn := range []string{"kernel", "plain"} {
-				if attn == "kernel" && !kernel.Available {
+				if attn == "kernel" && !simd.Available {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/pos%d/%s-attention", mm.name, pos, attn), func(b *testing.B) {

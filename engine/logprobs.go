@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // TokenLogProb is one token and the log-probability the model gave it.
@@ -78,7 +78,7 @@ func TopLogProbs(logits []float32, n int) []TokenLogProb {
 //
 // Every generated token needs it for its Step.LogProb, so it runs over the
 // whole vocabulary at every step: the kernels find the maximum and sum the
-// exponentials 8 logits at a time (kernel.Max, kernel.SumExp), where a
+// exponentials 8 logits at a time (simd.Max, simd.SumExp), where a
 // loop of math.Exp would cost a good part of a small model's forward pass.
 // Their exponentials are float32, so the result may differ from
 // logSumExpLoop's: by 2^-22 (each term's 2 units in the last place) plus
@@ -88,7 +88,7 @@ func TopLogProbs(logits []float32, n int) []TokenLogProb {
 // size, so the difference stays under 10^-6 for any vocabulary of fewer
 // than e^12 tokens: less than the rounding of the float32 logits.
 func logSumExp(logits []float32) float64 {
-	m := kernel.Max(logits) // -Inf for no logits, NaN if one is NaN
+	m := simd.Max(logits) // -Inf for no logits, NaN if one is NaN
 	switch {
 	case math.IsInf(float64(m), -1):
 		return float64(m) // z - m below would be NaN
@@ -98,7 +98,7 @@ func logSumExp(logits []float32) float64 {
 	return float64(m) + math.Log(sumExp(logits, m))
 }
 
-// sumExp is kernel.SumExp(z, m) taken in pieces of lseChunk logits (the
+// sumExp is simd.SumExp(z, m) taken in pieces of lseChunk logits (the
 // last one shorter), whose sums are added in order: the same number
 // whatever the number of cores. A vocabulary of lseShared logits or more
 // shares the pieces among the cores. That halves the exponentials' time
@@ -107,7 +107,7 @@ func logSumExp(logits []float32) float64 {
 // pass starts (see engine/internal/parallel).
 func sumExp(z []float32, m float32) float64 {
 	if len(z) <= lseChunk {
-		return kernel.SumExp(z, m)
+		return simd.SumExp(z, m)
 	}
 	pieces := (len(z) + lseChunk - 1) / lseChunk
 	sums := lseSums.Get().(*[]float64)
@@ -117,7 +117,7 @@ func sumExp(z []float32, m float32) float64 {
 	part := (*sums)[:pieces]
 	parallelFor(pieces, len(z) >= lseShared, func(_, p0, p1 int) {
 		for p := p0; p < p1; p++ {
-			part[p] = kernel.SumExp(z[p*lseChunk:min((p+1)*lseChunk, len(z))], m)
+			part[p] = simd.SumExp(z[p*lseChunk:min((p+1)*lseChunk, len(z))], m)
 		}
 	})
 	var sum float64

@@ -5,7 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas32"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // rmsEps is the epsilon inside RMSNorm's square root, in llama2.c's
@@ -92,11 +92,11 @@ func (t *ropeTable) applyRows(vec []float32, pos, r0, r1 int) {
 }
 
 // swiglu writes silu(gate) * up into gate, where silu(x) = x·σ(x). It
-// uses engine/internal/kernel's SwiGLU, 8 numbers at a time, when the CPU
+// uses engine/internal/simd's SwiGLU, 8 numbers at a time, when the CPU
 // has the kernels and swigluKernel is on, and swigluPlain otherwise.
 func swiglu(gate, up []float32) {
-	if swigluKernel && kernel.Available {
-		kernel.SwiGLU(gate, up)
+	if swigluKernel && simd.Available {
+		simd.SwiGLU(gate, up)
 		return
 	}
 	swigluPlain(gate, up)
@@ -151,10 +151,10 @@ func axpy(y []float32, alpha float32, x []float32) {
 const shortVector = 32
 
 // firstNonFinite returns the index of the first NaN or infinite value in
-// x, or -1. kernel.Finite answers for the whole of x first, 16 numbers at
+// x, or -1. simd.Finite answers for the whole of x first, 16 numbers at
 // a time; only when it finds one does the plain loop look for where.
 func firstNonFinite(x []float32) int {
-	if kernel.Finite(x) {
+	if simd.Finite(x) {
 		return -1
 	}
 	for i, v := range x {

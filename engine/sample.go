@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // The sampler turns one step's logits into the next token. It runs a fixed
@@ -274,7 +274,7 @@ func checkEdited(z []float32, stage, setting string, bannedBefore bool) error {
 // logit is NaN or +Inf and not every one is -Inf, which is the usual case,
 // found with the vectorised maximum instead of a check of every logit.
 func finiteMax(z []float32) bool {
-	m := float64(kernel.Max(z))
+	m := float64(simd.Max(z))
 	return !math.IsNaN(m) && !math.IsInf(m, 0)
 }
 
@@ -320,14 +320,14 @@ func (s *Sampler) recordKept(trace *[]Stage, name string, p []float32, kept []in
 // returns NoToken (-1).
 //
 // It gives what argmaxLoop, the loop a learner would write, gives, faster
-// on a large vocabulary: kernel.Max finds the largest logit of each block
+// on a large vocabulary: simd.Max finds the largest logit of each block
 // of argmaxBlock 8 at a time, and only the block with the largest of
 // those is searched for its index. A NaN in a block makes its largest
 // number NaN, and the plain loop then does the whole search.
 func Argmax(logits []float32) int {
 	best, top := NoToken, float32(0)
 	for start := 0; start < len(logits); start += argmaxBlock {
-		m := kernel.Max(logits[start:min(start+argmaxBlock, len(logits))])
+		m := simd.Max(logits[start:min(start+argmaxBlock, len(logits))])
 		if math.IsNaN(float64(m)) {
 			return argmaxLoop(logits)
 		}

@@ -3,7 +3,7 @@ package train
 import (
 	"math"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // backwardBuffers are the gradients of the activations, reused across
@@ -162,7 +162,7 @@ func (n *net) attentionBackward(l int) {
 			// of columns (keys c0..c1) only the queries from c0 on.
 			for r0 := 0; r0 < T; r0 += causalBand {
 				r1 := min(r0+causalBand, T)
-				kernel.Gemm(false, true, r1-r0, r1, hs, 1, dO[r0*d:], d, Vv, kv, 0, dP[r0*T:], T)
+				simd.Gemm(false, true, r1-r0, r1, hs, 1, dO[r0*d:], d, Vv, kv, 0, dP[r0*T:], T)
 				for t := r0; t < r1; t++ {
 					pr, dr := P[t*T:t*T+t+1], dP[t*T:(t+1)*T]
 					var s float32
@@ -174,12 +174,12 @@ func (n *net) attentionBackward(l int) {
 					}
 					clear(dr[t+1 : r1])
 				}
-				kernel.Gemm(false, false, r1-r0, hs, r1, scale, dP[r0*T:], T, K, kv, 0, dQ[r0*d:], d)
+				simd.Gemm(false, false, r1-r0, hs, r1, scale, dP[r0*T:], T, K, kv, 0, dQ[r0*d:], d)
 			}
 			for c0 := 0; c0 < T; c0 += causalBand {
 				c1 := min(c0+causalBand, T)
-				kernel.Gemm(true, false, c1-c0, hs, T-c0, 1, P[c0*T+c0:], T, dO[c0*d:], d, 1, dV[c0*kv:], kv)
-				kernel.Gemm(true, false, c1-c0, hs, T-c0, scale, dP[c0*T+c0:], T, Q[c0*d:], d, 1, dK[c0*kv:], kv)
+				simd.Gemm(true, false, c1-c0, hs, T-c0, 1, P[c0*T+c0:], T, dO[c0*d:], d, 1, dV[c0*kv:], kv)
+				simd.Gemm(true, false, c1-c0, hs, T-c0, scale, dP[c0*T+c0:], T, Q[c0*d:], d, 1, dK[c0*kv:], kv)
 			}
 		}
 	})

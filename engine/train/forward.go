@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"github.com/tokenbytoken/course/engine/internal/memory"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // rmsEps is RMSNorm's epsilon, as in the engine.
@@ -238,13 +238,13 @@ func (n *net) attention(l int) {
 		// the first r1 keys: the products skip the zeros above the diagonal.
 		for r0 := 0; r0 < T; r0 += causalBand {
 			r1 := min(r0+causalBand, T)
-			kernel.Gemm(false, true, r1-r0, r1, hs, scale, Q[r0*d:], d, K, kv, 0, P[r0*T:], T)
+			simd.Gemm(false, true, r1-r0, r1, hs, scale, Q[r0*d:], d, K, kv, 0, P[r0*T:], T)
 			for t := r0; t < r1; t++ {
 				row := P[t*T : (t+1)*T]
 				softmaxCausal(row[:t+1])
 				clear(row[t+1 : r1]) // columns past r1 are never read
 			}
-			kernel.Gemm(false, false, r1-r0, hs, r1, 1, P[r0*T:], T, Vv, kv, 0, ao[b*T*d+h*hs+r0*d:], d)
+			simd.Gemm(false, false, r1-r0, hs, r1, 1, P[r0*T:], T, Vv, kv, 0, ao[b*T*d+h*hs+r0*d:], d)
 		}
 	})
 }

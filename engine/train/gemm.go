@@ -1,11 +1,11 @@
 package train
 
 import (
-	"github.com/tokenbytoken/course/engine/internal/kernel"
 	"github.com/tokenbytoken/course/engine/internal/parallel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
-// Training spends most of its time in matrix products: kernel.Gemm, an
+// Training spends most of its time in matrix products: simd.Gemm, an
 // AVX2/FMA (or AVX-512) kernel far faster than gonum's float32 product on
 // the trainer's shapes, with gonum on other CPUs. Each element of a
 // product is summed by one goroutine in a fixed order, so results do not
@@ -14,18 +14,18 @@ import (
 // linear computes Y = X·Wᵀ for X (rows, in) and W (out, in): the layer
 // applied to every row at once.
 func linear(y, x, w []float32, rows, out, in int) {
-	kernel.Gemm(false, true, rows, out, in, 1, x, in, w, in, 0, y, out)
+	simd.Gemm(false, true, rows, out, in, 1, x, in, w, in, 0, y, out)
 }
 
 // linearBackward adds dW += dYᵀ·X and computes dX = dY·W (or adds it into
 // dX when accumulate is set).
 func linearBackward(dx, dw, dy, x, w []float32, rows, out, in int, accumulate bool) {
-	kernel.Gemm(true, false, out, in, rows, 1, dy, out, x, in, 1, dw, in)
+	simd.Gemm(true, false, out, in, rows, 1, dy, out, x, in, 1, dw, in)
 	beta := float32(0)
 	if accumulate {
 		beta = 1
 	}
-	kernel.Gemm(false, false, rows, in, out, 1, dy, out, w, in, beta, dx, in)
+	simd.Gemm(false, false, rows, in, out, 1, dy, out, w, in, beta, dx, in)
 }
 
 // forEach runs f(i) for i in [0, n), shared among the cores by the

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
@@ -192,7 +192,7 @@ func TestStopAndSpeedCountAlike(t *testing.T) {
 			}
 			// Which reason a sampled run reaches depends on the last bits
 			// of the products, which only the AVX2/FMA kernels pin down.
-			if sum.FinishReason != c.finish && kernel.Available {
+			if sum.FinishReason != c.finish && simd.Available {
 				t.Errorf("finish %q, want %q: the case no longer checks that stop reason", sum.FinishReason, c.finish)
 			}
 		})

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
@@ -53,7 +53,7 @@ func TestReadmeOutputs(t *testing.T) {
 	if builtIn < 2 {
 		t.Fatalf("the README shows %d generate examples of the built-in model with their output, want 2 (a sampled text and the end-of-text stop)", builtIn)
 	}
-	if !kernel.Available {
+	if !simd.Available {
 		t.Skip("the README's outputs were recorded with the AVX2/FMA kernels; on this CPU the products go through gonum, whose last bits can differ and change what is sampled")
 	}
 	for _, ex := range examples {

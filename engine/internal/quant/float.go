@@ -3,16 +3,16 @@ package quant
 import (
 	"math"
 
-	"github.com/tokenbytoken/course/engine/internal/kernel"
+	"github.com/tokenbytoken/course/engine/internal/simd"
 )
 
 // F32, F16 and BF16 matrices. Their inputs are used as they are
 // (kindFloat): there is nothing to gain from quantizing an input for
 // weights of 16 or 32 bits.
 
-// f32Matrix is an F32 matrix; its products are engine/internal/kernel's.
+// f32Matrix is an F32 matrix; its products are engine/internal/simd's.
 // They allocate a little when a range of rows starts or ends inside a
-// four of rows (kernel.Gemv's arguments escape).
+// four of rows (simd.Gemv's arguments escape).
 type f32Matrix struct {
 	rows, cols int
 	w          []float32
@@ -30,7 +30,7 @@ func (m *f32Matrix) bytes() int64 { return 4 * int64(len(m.w)) }
 
 func (m *f32Matrix) kind() vecKind { return kindFloat }
 
-// kernel.Gemv and kernel.MulT sum the rows below the last multiple of 4
+// simd.Gemv and simd.MulT sum the rows below the last multiple of 4
 // in fours, with the kernels, and the rows after it one by one, so the
 // bits of a row depend on how its range is cut. So the products cut
 // [r0, r1) into whole fours below that multiple and the rows above it,
@@ -57,10 +57,10 @@ func (m *f32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 	for lo := r0; lo < r1; {
 		hi, f := nextPiece(m.rows, lo, r1)
 		if f < 0 {
-			kernel.Gemv(out[lo:hi], x, m.w[lo*k:hi*k])
+			simd.Gemv(out[lo:hi], x, m.w[lo*k:hi*k])
 		} else {
 			var four [4]float32
-			kernel.Gemv(four[:], x, m.w[f*k:(f+4)*k])
+			simd.Gemv(four[:], x, m.w[f*k:(f+4)*k])
 			copy(out[lo:hi], four[lo-f:hi-f])
 		}
 		lo = hi
@@ -73,11 +73,11 @@ func (m *f32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	for lo := r0; lo < r1; {
 		hi, f := nextPiece(m.rows, lo, r1)
 		if f < 0 {
-			kernel.MulT(n, hi-lo, k, x, k, m.w[lo*k:hi*k], k, out[t0*m.rows+lo:], m.rows)
+			simd.MulT(n, hi-lo, k, x, k, m.w[lo*k:hi*k], k, out[t0*m.rows+lo:], m.rows)
 		} else {
 			var four [4]float32
 			for t := range n {
-				kernel.MulT(1, 4, k, x[t*k:(t+1)*k], k, m.w[f*k:(f+4)*k], k, four[:], 4)
+				simd.MulT(1, 4, k, x[t*k:(t+1)*k], k, m.w[f*k:(f+4)*k], k, four[:], 4)
 				copy(out[(t0+t)*m.rows+lo:(t0+t)*m.rows+hi], four[lo-f:hi-f])
 			}
 		}

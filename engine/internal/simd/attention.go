@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import "fmt"
 
@@ -59,6 +59,6 @@ func WeightedSum(out, w, values []float32, stride int) {
 // the kernels read memory directly, so a bad shape must stop here.
 func checkRows(fn, name string, data []float32, n, cols, stride int) {
 	if stride < cols || len(data) < (n-1)*stride+cols {
-		panic(fmt.Sprintf("kernel: %s: %s holds %d numbers, not %d rows of %d with stride %d", fn, name, len(data), n, cols, stride))
+		panic(fmt.Sprintf("simd: %s: %s holds %d numbers, not %d rows of %d with stride %d", fn, name, len(data), n, cols, stride))
 	}
 }

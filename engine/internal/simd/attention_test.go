@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -83,9 +83,9 @@ func TestAttentionKernelsRejectShortRows(t *testing.T) {
 		want string
 		f    func()
 	}{
-		{"kernel: Scores: keys holds 23 numbers, not 2 rows of 8 with stride 16", func() { Scores(make([]float32, 2), make([]float32, 8), make([]float32, 23), 16, 1) }},
-		{"kernel: WeightedSum: values holds 16 numbers, not 3 rows of 8 with stride 8", func() { WeightedSum(make([]float32, 8), make([]float32, 3), make([]float32, 16), 8) }},
-		{"kernel: Scores: keys holds 64 numbers, not 2 rows of 16 with stride 8", func() { Scores(make([]float32, 2), make([]float32, 16), make([]float32, 64), 8, 1) }},
+		{"simd: Scores: keys holds 23 numbers, not 2 rows of 8 with stride 16", func() { Scores(make([]float32, 2), make([]float32, 8), make([]float32, 23), 16, 1) }},
+		{"simd: WeightedSum: values holds 16 numbers, not 3 rows of 8 with stride 8", func() { WeightedSum(make([]float32, 8), make([]float32, 3), make([]float32, 16), 8) }},
+		{"simd: Scores: keys holds 64 numbers, not 2 rows of 16 with stride 8", func() { Scores(make([]float32, 2), make([]float32, 16), make([]float32, 64), 8, 1) }},
 	} {
 		func() {
 			defer func() {

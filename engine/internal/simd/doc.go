@@ -1,5 +1,6 @@
-// Package kernel holds the engine's and the trainer's hot loops written for
-// AVX2 and FMA: the matrix-vector product of a decoding step (Gemv), the
+// Package simd holds the engine's and the trainer's hot loops written with
+// SIMD instructions, AVX2 and FMA (and AVX-512 in Gemm, when the CPU has
+// it): the matrix-vector product of a decoding step (Gemv), the
 // matrix-matrix product of training and prefill (Gemm), and the two loops
 // of attention over the KV cache, the scores q·k (Scores) and the sum of
 // the values weighted by the attention probabilities (WeightedSum), and
@@ -14,4 +15,4 @@
 // which is also the reference the tests compare against. Every element of a result
 // is summed by one goroutine in a fixed order, so results do not depend on
 // the number of cores.
-package kernel
+package simd

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -165,9 +165,9 @@ func gemmRows(r0, r1, n, k int, alpha float32, a []float32, aRow, aStep int, b [
 // ld: the kernel reads memory directly, so a bad shape must stop here.
 func checkMatrix(fn, name string, data []float32, rows, cols, ld int) {
 	if rows < 0 || cols < 0 || ld < max(cols, 1) {
-		panic(fmt.Sprintf("kernel: %s: %s is %d×%d with row stride %d", fn, name, rows, cols, ld))
+		panic(fmt.Sprintf("simd: %s: %s is %d×%d with row stride %d", fn, name, rows, cols, ld))
 	}
 	if rows > 0 && cols > 0 && len(data) < (rows-1)*ld+cols {
-		panic(fmt.Sprintf("kernel: %s: %s is %d×%d with row stride %d but holds only %d numbers", fn, name, rows, cols, ld, len(data)))
+		panic(fmt.Sprintf("simd: %s: %s is %d×%d with row stride %d but holds only %d numbers", fn, name, rows, cols, ld, len(data)))
 	}
 }

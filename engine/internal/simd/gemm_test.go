@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -75,7 +75,7 @@ func TestGemmRejectsShortMatrices(t *testing.T) {
 		if r == nil {
 			t.Fatal("Gemm accepted an A of 15 numbers for a 4×4 matrix")
 		}
-		if msg := fmt.Sprint(r); msg != "kernel: Gemm: A is 4×4 with row stride 4 but holds only 15 numbers" {
+		if msg := fmt.Sprint(r); msg != "simd: Gemm: A is 4×4 with row stride 4 but holds only 15 numbers" {
 			t.Fatalf("panic message %q", msg)
 		}
 	}()

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 // The product with a weight matrix as it is stored.
 //

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import "fmt"
 
@@ -14,7 +14,7 @@ import "fmt"
 func Gemv(out, x, w []float32) {
 	rows, cols := len(out), len(x)
 	if len(w) < rows*cols {
-		panic(fmt.Sprintf("kernel: Gemv: W holds %d numbers, not %d×%d", len(w), rows, cols))
+		panic(fmt.Sprintf("simd: Gemv: W holds %d numbers, not %d×%d", len(w), rows, cols))
 	}
 	if !Available {
 		gonumGemv(out, x, w)

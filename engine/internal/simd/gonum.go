@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"gonum.org/v1/gonum/blas"

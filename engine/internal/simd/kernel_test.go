@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -102,7 +102,7 @@ func TestGemvEdges(t *testing.T) {
 		t.Errorf("empty dot products gave %v, want zeros", out)
 	}
 	defer func() {
-		if r := recover(); r == nil || fmt.Sprint(r) != "kernel: Gemv: W holds 15 numbers, not 2×8" {
+		if r := recover(); r == nil || fmt.Sprint(r) != "simd: Gemv: W holds 15 numbers, not 2×8" {
 			t.Errorf("short W: panic %v", r)
 		}
 	}()

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // without them. It panics if up is shorter than gate.
 func SwiGLU(gate, up []float32) {
 	if len(up) < len(gate) {
-		panic(fmt.Sprintf("kernel: SwiGLU: up holds %d numbers, gate %d", len(up), len(gate)))
+		panic(fmt.Sprintf("simd: SwiGLU: up holds %d numbers, gate %d", len(up), len(gate)))
 	}
 	if len(gate) == 0 {
 		return

@@ -1,4 +1,4 @@
-package kernel
+package simd
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ func TestSwiGLUMatchesPlainLoop(t *testing.T) {
 // stops with a message before the kernel reads past it.
 func TestSwiGLURejectsShortUp(t *testing.T) {
 	defer func() {
-		want := "kernel: SwiGLU: up holds 3 numbers, gate 4"
+		want := "simd: SwiGLU: up holds 3 numbers, gate 4"
 		if r := recover(); fmt.Sprint(r) != want {
 			t.Errorf("panic %v, want %q", r, want)
 		}

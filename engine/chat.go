@@ -30,9 +30,6 @@ func (t *Tokenizer) ChatPrompt(messages []Message, addGenerationPrompt bool) (st
 	if t == nil {
 		return "", errors.New("no tokenizer (nil *Tokenizer)")
 	}
-	if t.gguf == nil {
-		return "", errors.New("a llama2.c model has no chat template: chat needs an instruction-tuned model, such as SmolLM2")
-	}
 	if t.chat.err != nil {
 		return "", t.chat.err
 	}

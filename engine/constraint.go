@@ -251,7 +251,7 @@ func (g *Guide) Accept(prev, id int) error {
 // afterBOS reports whether the next token's text is not its usual one: a
 // llama2.c tokenizer drops the leading space of the token after BOS.
 func (g *Guide) afterBOS(prev int) bool {
-	return g.c.tok.gguf == nil && prev == g.c.tok.bos
+	return g.c.tok.bpe.ChangesAfter(prev)
 }
 
 // text is the bytes token id adds after prev, nil for a token with none.

@@ -9,21 +9,12 @@ import "github.com/tokenbytoken/course/engine/internal/bpe"
 // end-of-generation tokens. The result may be part of a UTF-8 character,
 // and must not be modified.
 func (t *Tokenizer) TokenBytes(id int) []byte {
-	if id < 0 || id >= len(t.pieces) || t.IsEnd(id) || id == t.bos || id == t.eos {
+	if id < 0 || id >= t.VocabSize() || t.IsEnd(id) || id == t.BOS() || id == t.EOS() {
 		return nil
 	}
-	if t.gguf != nil {
-		switch t.gguf.Type(id) {
-		case bpe.Control, bpe.Unknown, bpe.Unused:
-			return nil
-		}
-		return t.gguf.Piece(id)
-	}
-	if t.pieces[id] == "<unk>" {
+	switch t.bpe.Type(id) {
+	case bpe.Control, bpe.Unknown, bpe.Unused:
 		return nil
 	}
-	if b, ok := byteToken(t.pieces[id]); ok {
-		return []byte{b}
-	}
-	return []byte(t.pieces[id])
+	return t.bpe.Piece(id)
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 
 	"github.com/tokenbytoken/course/engine/internal/atomicfile"
 	"github.com/tokenbytoken/course/engine/internal/bpe"
@@ -26,17 +25,15 @@ import (
 //
 // A GGUF model's tokenizer (see TokenizerFromGGUF) is a Tokenizer too: the
 // same methods, answered by the byte-level BPE or SentencePiece tokenizer
-// its file describes.
+// its file describes. llama2.c's tokenizer is SentencePiece as well, so
+// both are the same tokenizer underneath, each following the program it
+// reproduces (run.c, llama.cpp) where the two differ.
 type Tokenizer struct {
-	pieces   []string
-	scores   []float32
-	ids      map[string]int
-	byteIDs  [256]int // id of "<0xHH>" for each byte, or -1
-	maxLen   int
-	bos, eos int
-
-	gguf *bpe.Tokenizer // a GGUF model's tokenizer, or nil
-	chat chatTemplate   // and its chat template
+	bpe *bpe.Tokenizer
+	// maxLen is the longest piece in bytes, as tokenizer.bin records it;
+	// -1 for a GGUF model's tokenizer, which has no tokenizer.bin layout.
+	maxLen int
+	chat   chatTemplate // the model's chat template, or why there is none
 }
 
 // chatTemplate is a GGUF model's chat template, with the text of its BOS
@@ -46,6 +43,9 @@ type chatTemplate struct {
 	bos, eos string
 	err      error // why the model has no usable template
 }
+
+// noChatTemplate is why a llama2.c model has no chat template.
+var noChatTemplate = chatTemplate{err: errors.New("a llama2.c model has no chat template: chat needs an instruction-tuned model, such as SmolLM2")}
 
 // Maximum max_token_length accepted in a tokenizer file.
 const maxTokenBytes = 1 << 16
@@ -146,90 +146,48 @@ func noEOF(err error) error {
 }
 
 // NewTokenizer builds a tokenizer from its pieces and merge scores. maxLen is
-// the longest piece in bytes (0 computes it).
+// the longest piece in bytes (0 computes it). The tokenizer keeps both
+// slices: the caller must not change them.
 func NewTokenizer(pieces []string, scores []float32, maxLen int) (*Tokenizer, error) {
-	if len(pieces) != len(scores) {
-		return nil, fmt.Errorf("%d pieces but %d scores", len(pieces), len(scores))
-	}
-	if len(pieces) == 0 {
-		return nil, errors.New("empty vocabulary")
-	}
-	t := &Tokenizer{pieces: pieces, scores: scores, ids: make(map[string]int, len(pieces)), maxLen: maxLen, bos: -1, eos: -1}
-	for i := range t.byteIDs {
-		t.byteIDs[i] = -1
-	}
-	for id, p := range pieces {
-		if _, dup := t.ids[p]; !dup {
-			t.ids[p] = id
-		}
-		if b, ok := byteToken(p); ok && t.byteIDs[b] < 0 {
-			t.byteIDs[b] = id
-		}
-		t.maxLen = max(t.maxLen, len(p))
-	}
-	// llama2.c vocabularies put <unk>, <s> (BOS) and </s> (EOS) at ids 0, 1, 2.
-	t.bos, t.eos = 1, 2
-	if id, ok := t.ids["<s>"]; ok {
-		t.bos = id
-	}
-	if id, ok := t.ids["</s>"]; ok {
-		t.eos = id
-	}
-	if t.bos >= len(pieces) || t.eos >= len(pieces) {
-		return nil, fmt.Errorf("vocabulary of %d tokens has no room for BOS/EOS ids %d/%d", len(pieces), t.bos, t.eos)
-	}
-	return t, nil
-}
-
-// byteToken parses a byte-fallback piece "<0xHH>".
-func byteToken(p string) (byte, bool) {
-	if len(p) != 6 || p[:3] != "<0x" || p[5] != '>' {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(p[3:5], 16, 8)
+	b, err := bpe.FromLlama2c(pieces, scores)
 	if err != nil {
-		return 0, false
+		return nil, err
 	}
-	return byte(v), true
+	for _, p := range pieces {
+		maxLen = max(maxLen, len(p))
+	}
+	return &Tokenizer{bpe: b, maxLen: maxLen, chat: noChatTemplate}, nil
 }
 
 // VocabSize is the number of tokens.
-func (t *Tokenizer) VocabSize() int { return len(t.pieces) }
+func (t *Tokenizer) VocabSize() int { return t.bpe.VocabSize() }
 
 // BOS is the id of the beginning-of-sequence token.
-func (t *Tokenizer) BOS() int { return t.bos }
+func (t *Tokenizer) BOS() int { return t.bpe.BOS() }
 
 // EOS is the id of the end-of-sequence token.
-func (t *Tokenizer) EOS() int { return t.eos }
+func (t *Tokenizer) EOS() int { return t.bpe.EOS() }
 
 // Piece returns the raw vocabulary entry of a token, as stored in the file
 // (for a byte-level BPE vocabulary, its spelling: "Ġworld" for " world").
-func (t *Tokenizer) Piece(id int) string {
-	if id < 0 || id >= len(t.pieces) {
-		return ""
-	}
-	return t.pieces[id]
-}
+func (t *Tokenizer) Piece(id int) string { return t.bpe.Token(id) }
 
 // Score returns a token's merge score.
-func (t *Tokenizer) Score(id int) float32 { return t.scores[id] }
+func (t *Tokenizer) Score(id int) float32 { return t.bpe.Score(id) }
 
 // Lookup returns the id of a piece, if the vocabulary has it.
-func (t *Tokenizer) Lookup(piece string) (int, bool) {
-	id, ok := t.ids[piece]
-	return id, ok
-}
+func (t *Tokenizer) Lookup(piece string) (int, bool) { return t.bpe.Lookup(piece) }
 
 // SameVocabulary reports whether two tokenizers have the same pieces with
 // the same scores, and if not, the first token id where they differ.
 func (t *Tokenizer) SameVocabulary(o *Tokenizer) (id int, same bool) {
-	n := min(len(t.pieces), len(o.pieces))
+	n := min(t.VocabSize(), o.VocabSize())
 	for i := range n {
-		if t.pieces[i] != o.pieces[i] || t.scores[i] != o.scores[i] {
+		if t.Piece(i) != o.Piece(i) || t.Score(i) != o.Score(i) {
 			return i, false
 		}
 	}
-	if len(t.pieces) != len(o.pieces) {
+	if t.VocabSize() != o.VocabSize() {
 		return n, false
 	}
 	return 0, true
@@ -250,6 +208,12 @@ func (t *Tokenizer) SameVocabulary(o *Tokenizer) (id int, same bool) {
 // tokens written in the text ("<|im_start|>") are those tokens, and bos and
 // eos add BOS and EOS only where the file asks for them.
 func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
+	return t.encode(text, bos, eos, true)
+}
+
+// encode is Encode; parseSpecial says whether control tokens written in
+// the text are those tokens.
+func (t *Tokenizer) encode(text string, bos, eos, parseSpecial bool) ([]int, error) {
 	if t == nil {
 		return nil, errors.New("no tokenizer (nil *Tokenizer)")
 	}
@@ -257,208 +221,24 @@ func (t *Tokenizer) Encode(text string, bos, eos bool) ([]int, error) {
 	if err := checkMemory(what, encodeBytesPerByte*int64(len(text))); err != nil {
 		return nil, err
 	}
-	if t.gguf != nil {
-		return t.encodeGGUF(text, bos, eos, true), nil
-	}
-	var tokens []int
-	if bos {
-		tokens = append(tokens, t.bos)
-	}
-	chars, err := t.split(text)
-	if err != nil {
-		return nil, err
-	}
-	tokens = append(tokens, t.merge(chars)...)
-	if eos {
-		tokens = append(tokens, t.eos)
-	}
-	return tokens, nil
+	return t.bpe.Encode(text, bos, eos, parseSpecial)
 }
 
-// encodeGGUF is Encode for a GGUF model's tokenizer; parseSpecial says
-// whether control tokens written in the text are those tokens.
-func (t *Tokenizer) encodeGGUF(text string, bos, eos, parseSpecial bool) []int {
-	return t.gguf.Encode(text, bos || eos, parseSpecial)
-}
-
-// encodeBytesPerByte bounds Encode's working memory per byte of text: a
-// token id (8 bytes) and its two neighbour links and flag (17) per
-// character before merging, and up to three candidate merges (40 bytes
-// each) waiting in the heap.
-const encodeBytesPerByte = 8 + 17 + 3*40
-
-// split is the first half of Encode: the dummy-prefix space, then one token
-// per UTF-8 character, or one byte-fallback token per byte of a character
-// the vocabulary lacks.
-func (t *Tokenizer) split(text string) ([]int, error) {
-	if text == "" {
-		return nil, nil
-	}
-	text = " " + text
-	tokens := make([]int, 0, len(text))
-	for i := 0; i < len(text); {
-		// One UTF-8 character: a lead byte and its continuation bytes. A
-		// stray continuation byte (invalid UTF-8) stands alone.
-		j := i + 1
-		if text[i] >= 0xC0 {
-			for j < len(text) && text[j]&0xC0 == 0x80 && j-i < 4 {
-				j++
-			}
-		}
-		if id, ok := t.ids[text[i:j]]; ok {
-			tokens = append(tokens, id)
-		} else {
-			for k := i; k < j; k++ {
-				id := t.byteIDs[text[k]]
-				if id < 0 {
-					return nil, fmt.Errorf("byte 0x%02X at offset %d has no token and the vocabulary has no byte-fallback token for it", text[k], max(k-1, 0))
-				}
-				tokens = append(tokens, id)
-			}
-		}
-		i = j
-	}
-	return tokens, nil
-}
-
-// merge applies BPE merges to tokens in place: again and again, the pair of
-// neighbours whose merged piece has the highest score is merged, the
-// leftmost one among equal scores, until no pair merges.
-//
-// Rescanning every pair after each merge costs O(n²) for n tokens. Instead
-// the tokens form a linked list and every mergeable pair waits in a heap
-// ordered by (score, position); a popped pair whose tokens have changed
-// since it was pushed is skipped. That gives the same merges in O(n log n).
-func (t *Tokenizer) merge(tokens []int) []int {
-	n := len(tokens)
-	if n < 2 {
-		return tokens
-	}
-	prev, next := make([]int, n), make([]int, n)
-	for i := range n {
-		prev[i], next[i] = i-1, i+1
-	}
-	next[n-1] = -1
-	var h pairHeap
-	var buf []byte
-	push := func(left int) {
-		right := next[left]
-		if left < 0 || right < 0 {
-			return
-		}
-		buf = append(append(buf[:0], t.pieces[tokens[left]]...), t.pieces[tokens[right]]...)
-		if id, ok := t.ids[string(buf)]; ok && !math.IsInf(float64(t.scores[id]), -1) {
-			h.push(pair{score: t.scores[id], left: left, leftID: tokens[left], rightID: tokens[right], id: id})
-		}
-	}
-	for i := range n - 1 {
-		push(i)
-	}
-	alive := make([]bool, n)
-	for i := range alive {
-		alive[i] = true
-	}
-	for len(h) > 0 {
-		p := h.pop()
-		right := next[p.left]
-		// Skip pairs made stale by an earlier merge of either token.
-		if !alive[p.left] || right < 0 || tokens[p.left] != p.leftID || tokens[right] != p.rightID {
-			continue
-		}
-		tokens[p.left] = p.id
-		alive[right] = false
-		next[p.left] = next[right]
-		if next[right] >= 0 {
-			prev[next[right]] = p.left
-		}
-		if prev[p.left] >= 0 {
-			push(prev[p.left])
-		}
-		push(p.left)
-	}
-	out := tokens[:0]
-	for i := 0; i >= 0; i = next[i] {
-		out = append(out, tokens[i])
-	}
-	return out
-}
-
-// pair is a candidate merge of the token at index left with its right
-// neighbour, as they were when it was pushed.
-type pair struct {
-	score           float32
-	left            int
-	leftID, rightID int
-	id              int // the merged token
-}
-
-// pairHeap is a binary heap of candidate merges: highest score first, then
-// leftmost.
-type pairHeap []pair
-
-func (h pairHeap) before(a, b int) bool {
-	if h[a].score != h[b].score {
-		return h[a].score > h[b].score
-	}
-	return h[a].left < h[b].left
-}
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !s.before(i, parent) {
-			break
-		}
-		s[i], s[parent] = s[parent], s[i]
-		i = parent
-	}
-}
-
-func (h *pairHeap) pop() pair {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l, r, best := 2*i+1, 2*i+2, i
-		if l < len(s) && s.before(l, best) {
-			best = l
-		}
-		if r < len(s) && s.before(r, best) {
-			best = r
-		}
-		if best == i {
-			break
-		}
-		s[i], s[best] = s[best], s[i]
-		i = best
-	}
-	*h = s
-	return top
-}
+// encodeBytesPerByte bounds Encode's working memory per byte of text, for
+// SentencePiece, where each byte may become a piece of its own: the text as
+// the vocabulary spells it (up to 6 bytes, "<0xE9>" for a byte the
+// vocabulary lacks, built and then copied: 12), the text with its space
+// prefix (1), the piece in a linked list (20), up to three candidate merges
+// waiting in the heap (20 bytes each) and its token id (8, and as much
+// again while the slice of ids grows): 117, with room to spare.
+const encodeBytesPerByte = 145
 
 // Decode returns the bytes that token id stands for when it follows token
 // prev. Byte-fallback tokens become their single byte (possibly part of a
-// multi-byte UTF-8 character), and a piece right after BOS loses its leading
-// space (the dummy prefix that Encode added).
+// multi-byte UTF-8 character), and a llama2.c piece right after BOS loses
+// its leading space (the dummy prefix that Encode added).
 func (t *Tokenizer) Decode(prev, id int) string {
-	if t.gguf != nil {
-		if id < 0 || id >= len(t.pieces) {
-			return ""
-		}
-		return string(t.gguf.Piece(id))
-	}
-	p := t.Piece(id)
-	if b, ok := byteToken(p); ok {
-		p = string([]byte{b})
-	}
-	if prev == t.bos && len(p) > 0 && p[0] == ' ' {
-		p = p[1:]
-	}
-	return p
+	return string(t.bpe.PieceAfter(prev, id))
 }
 
 // DecodeAll decodes a token sequence. Special tokens (BOS, EOS, and a GGUF
@@ -467,7 +247,7 @@ func (t *Tokenizer) DecodeAll(ids []int) string {
 	var sb []byte
 	prev := -1
 	for _, id := range ids {
-		if id != t.bos && id != t.eos && !t.IsEnd(id) {
+		if id != t.BOS() && id != t.EOS() && !t.IsEnd(id) {
 			sb = append(sb, t.Decode(prev, id)...)
 		}
 		prev = id
@@ -478,7 +258,7 @@ func (t *Tokenizer) DecodeAll(ids []int) string {
 // WriteTo writes the tokenizer in llama2.c's tokenizer.bin layout. A GGUF
 // model's tokenizer has no such layout, and is refused.
 func (t *Tokenizer) WriteTo(w io.Writer) (int64, error) {
-	if t.gguf != nil {
+	if t.maxLen < 0 {
 		return 0, errors.New("a GGUF model's tokenizer cannot be written as a llama2.c tokenizer.bin")
 	}
 	bw := bufio.NewWriter(w)
@@ -486,11 +266,12 @@ func (t *Tokenizer) WriteTo(w io.Writer) (int64, error) {
 	if err := binary.Write(bw, binary.LittleEndian, int32(t.maxLen)); err != nil {
 		return 0, err
 	}
-	for i, p := range t.pieces {
+	for i := range t.VocabSize() {
+		p := t.Piece(i)
 		if err := binary.Write(bw, binary.LittleEndian, struct {
 			Score float32
 			Len   int32
-		}{t.scores[i], int32(len(p))}); err != nil {
+		}{t.Score(i), int32(len(p))}); err != nil {
 			return n, err
 		}
 		if _, err := bw.WriteString(p); err != nil {
@@ -514,8 +295,5 @@ func (t *Tokenizer) Save(path string) error {
 // model's file names its end-of-generation tokens: an instruction-tuned
 // model's end of turn (<|im_end|>, <|eot_id|>) among them.
 func (t *Tokenizer) IsEnd(id int) bool {
-	if t.gguf != nil {
-		return t.gguf.IsEndOfGeneration(id) || id == t.eos
-	}
-	return id == t.bos || id == t.eos
+	return t.bpe.IsEndOfGeneration(id) || id == t.EOS()
 }

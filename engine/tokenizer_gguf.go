@@ -19,21 +19,7 @@ func TokenizerFromGGUF(f *gguf.File) (*Tokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := b.VocabSize()
-	t := &Tokenizer{
-		pieces: make([]string, n), scores: make([]float32, n), ids: make(map[string]int, n),
-		bos: b.BOS(), eos: b.EOS(), gguf: b, chat: readChatTemplate(f),
-	}
-	for i := range t.byteIDs {
-		t.byteIDs[i] = -1
-	}
-	for id := range n {
-		p := b.Token(id)
-		t.pieces[id] = p
-		t.ids[p] = id
-		t.maxLen = max(t.maxLen, len(p))
-	}
-	return t, nil
+	return &Tokenizer{bpe: b, maxLen: -1, chat: readChatTemplate(f)}, nil
 }
 
 // readChatTemplate reads f's chat template, or notes why there is none.
@@ -54,27 +40,14 @@ func readChatTemplate(f *gguf.File) chatTemplate {
 // model's "<|im_end|>" written in text is then the characters "<|im_end|>".
 // llama2.c's tokenizers have no such tokens, and encode as Encode does.
 func (t *Tokenizer) EncodeText(text string, bos, eos bool) ([]int, error) {
-	if t == nil || t.gguf == nil {
-		return t.Encode(text, bos, eos)
-	}
-	if err := checkMemory(fmt.Sprintf("tokenizing a text of %d bytes", len(text)), encodeBytesPerByte*int64(len(text))); err != nil {
-		return nil, err
-	}
-	return t.encodeGGUF(text, bos, eos, false), nil
+	return t.encode(text, bos, eos, false)
 }
 
 // IsControl reports whether id is a control token of a GGUF model's
 // vocabulary (such as <|im_start|>), which stands for no text of its own.
-func (t *Tokenizer) IsControl(id int) bool {
-	return t.gguf != nil && id >= 0 && id < len(t.pieces) && t.gguf.IsControl(id)
-}
+func (t *Tokenizer) IsControl(id int) bool { return t.bpe.IsControl(id) }
 
 // endToken is how a GGUF model's vocabulary writes the end token id (such
 // as <|im_end|>, an instruction-tuned model's end of turn), or "" for a
 // llama2.c tokenizer, whose end is simply end-of-text.
-func (t *Tokenizer) endToken(id int) string {
-	if t.gguf == nil {
-		return ""
-	}
-	return t.Piece(id)
-}
+func (t *Tokenizer) endToken(id int) string { return t.bpe.EndName(id) }

@@ -33,7 +33,7 @@ func BenchmarkEncodeSmolLM2(b *testing.B) {
 	text := benchText()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		tok.Encode(text, false, true)
+		encode(tok, text, false, true)
 	}
 }
 
@@ -49,7 +49,7 @@ func BenchmarkPreTokenizeSmolLM2(b *testing.B) {
 func BenchmarkDecodeSmolLM2(b *testing.B) {
 	tok := smolLM2Tokenizer(b)
 	text := benchText()
-	ids := tok.Encode(text, false, false)
+	ids := encode(tok, text, false, false)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		tok.Decode(ids)
@@ -86,6 +86,6 @@ func BenchmarkEncodeLlamaSPM(b *testing.B) {
 	text := benchText()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		tok.Encode(text, true, true)
+		encode(tok, text, true, true)
 	}
 }

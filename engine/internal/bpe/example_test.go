@@ -25,17 +25,22 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	ids := tok.Encode("hello world", false, false)
+	ids, err := tok.Encode("hello world", false, false, false)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, id := range ids {
 		fmt.Printf("%d %q stands for %q\n", id, tok.Token(id), tok.Piece(id))
 	}
 	fmt.Printf("%q\n", tok.Decode(ids))
 
 	// With parseSpecial, "<|endoftext|>" in the text is the control token.
-	fmt.Println(tok.Encode("hello<|endoftext|>", false, true), tok.IsEndOfGeneration(0))
+	ids, err = tok.Encode("hello<|endoftext|>", false, false, true)
+	fmt.Println(ids, err, tok.IsEndOfGeneration(0))
 	// Output:
 	// 12 "hello" stands for "hello"
 	// 17 "Ġworld" stands for " world"
 	// "hello world"
-	// [12 0] true
+	// [12 0] <nil> true
 }

@@ -1,7 +1,8 @@
 package bpe
 
-// Both tokenizers repeatedly take the best of the pairs waiting to be
-// merged, while merging adds new pairs: a binary heap. (container/heap
+// Both merges, SentencePiece's by score (sentencepiece.go) and byte-level
+// BPE's by rank (merges.go), repeatedly take the best of the pairs waiting
+// to be merged, while merging adds new pairs: a binary heap. (container/heap
 // would do, but it boxes every element it is given in an interface, an
 // allocation per pair; these typed helpers do not.)
 

@@ -56,3 +56,14 @@ func tokens(tok *Tokenizer, ids []int) []string {
 	}
 	return out
 }
+
+// encode is Encode as llama.cpp's tokenize is called: addSpecial asks for
+// BOS and EOS at once. A GGUF vocabulary spells any text, so it does not
+// fail.
+func encode(tok *Tokenizer, text string, addSpecial, parseSpecial bool) []int {
+	ids, err := tok.Encode(text, addSpecial, addSpecial, parseSpecial)
+	if err != nil {
+		panic(err)
+	}
+	return ids
+}

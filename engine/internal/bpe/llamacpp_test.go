@@ -110,10 +110,10 @@ func checkRecorded(t *testing.T, tok *Tokenizer, recs []recorded) {
 	}
 	for _, r := range recs {
 		text := r.text(t)
-		if got := tok.Encode(text, true, false); !slices.Equal(got, r.IDs) {
+		if got := encode(tok, text, true, false); !slices.Equal(got, r.IDs) {
 			t.Errorf("%sEncode(%q, parseSpecial=false)\n got %v\nwant %v", r.Vocab, text, got, r.IDs)
 		}
-		if got := tok.Encode(text, true, true); !slices.Equal(got, r.IDsSpecial) {
+		if got := encode(tok, text, true, true); !slices.Equal(got, r.IDsSpecial) {
 			t.Errorf("%sEncode(%q, parseSpecial=true)\n got %v\nwant %v", r.Vocab, text, got, r.IDsSpecial)
 		}
 	}
@@ -230,7 +230,7 @@ func TestConcurrentEncode(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for i, r := range recs {
-				if got := tok.Encode(texts[i], true, true); !slices.Equal(got, r.IDsSpecial) {
+				if got := encode(tok, texts[i], true, true); !slices.Equal(got, r.IDsSpecial) {
 					t.Errorf("Encode(%q) = %v, want %v", texts[i], got, r.IDsSpecial)
 				}
 			}

@@ -37,7 +37,7 @@ func (t *Tokenizer) buildMerges(list []string) error {
 		var ids [3]int32
 		for k, text := range []string{left, right, left + right} {
 			id, ok := t.ids[text]
-			if !ok {
+			if !ok || text == "" {
 				return fmt.Errorf("merge %d %q: %q is not in the vocabulary", rank, m, text)
 			}
 			ids[k] = id

@@ -2,16 +2,19 @@ package bpe
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
-// SentencePiece (the "llama" model) has no pre-tokenizer and no merge
-// list. The text, with a space put in front (AddSpacePrefix) and every
-// space written "▁", is cut into characters, and adjacent pieces are merged
-// whenever their concatenation is a token: the merge giving the token with
-// the highest score first, the leftmost on ties. A piece that is still not
-// a token at the end (a character the vocabulary lacks) is written as its
-// bytes, with the byte tokens <0x00>..<0xFF> ("byte fallback").
+// SentencePiece (the "llama" model, and llama2.c's tokenizer.bin) has no
+// pre-tokenizer and no merge list. The text, with a space put in front
+// (AddSpacePrefix) and, in a GGUF vocabulary, every space written "▁", is
+// cut into characters, and adjacent pieces are merged whenever their
+// concatenation is a token: the merge giving the token with the highest
+// score first, the leftmost on ties. A piece that is still not a token at
+// the end (a character the vocabulary lacks) is written as its bytes, with
+// the byte tokens <0x00>..<0xFF> ("byte fallback"). llama2.c falls back to
+// byte tokens before merging instead (see llama2c.go).
 
 // buildByteTokensSPM finds the token of each byte: <0xNN>, or else the
 // byte as a one-character token.
@@ -26,18 +29,29 @@ func (t *Tokenizer) buildByteTokensSPM() {
 	}
 }
 
-// A piece is a run of the text, in a linked list.
+// A piece is a run of the spelled text, in a linked list: a character or
+// a byte token at first, then what merging makes of its neighbours and it.
+// The spelled text is the text as the vocabulary spells it, so that a
+// piece's spelling is a slice of it, and merging two pieces is joining
+// two slices. Positions are int32 to keep the list and the queue small:
+// maxSPMText keeps them in range.
 type piece struct {
-	start, n   int // n is 0 once merged into the left neighbour
-	prev, next int
+	start, n   int32 // n is 0 once merged into the left neighbour
+	prev, next int32
+	id         int32 // its token, or None: a character the vocabulary lacks
 }
 
-// A scored pair of adjacent pieces waiting to be merged. It is stale if
-// either piece has changed length since it was queued.
+// maxSPMText is the longest text encodeSPM takes: every byte of it spelled
+// as a 6-byte byte token ("<0xE6>"), as llama2.c may, still fits in int32.
+const maxSPMText = (1<<31-1)/6 - 1
+
+// A scoredPair is two adjacent pieces waiting to be merged into token id.
+// It is stale if either piece has changed length since it was queued.
 type scoredPair struct {
 	score       float32
-	left, right int
-	n           int // the merged length
+	left, right int32
+	n           int32 // the merged length
+	id          int32
 }
 
 // higher orders pairs by score, highest first, then from left to right.
@@ -48,34 +62,93 @@ func higher(a, b scoredPair) bool {
 	return a.left < b.left
 }
 
-// encodeSPM appends the SentencePiece tokens of text (with no special
-// tokens in it, its spaces already written "▁").
-func (t *Tokenizer) encodeSPM(text string, out []int) []int {
-	if text == "" {
-		return out
+// encodeSPM appends the SentencePiece tokens of text, a fragment with no
+// special tokens in it; afterSpecial says whether it starts the text or
+// follows a special token, where the space prefix goes.
+func (t *Tokenizer) encodeSPM(text string, afterSpecial bool, out []int) ([]int, error) {
+	if len(text) > maxSPMText {
+		return out, fmt.Errorf("a text of %d bytes is too long to tokenize at once (at most %d)", len(text), maxSPMText)
 	}
-	// One piece per UTF-8 character, its length read from its first byte
-	// alone (invalid UTF-8 is not checked: its bytes end up as byte tokens).
+	var spelled string
 	var pieces []piece
+	if t.llama2c {
+		var err error
+		if spelled, pieces, err = t.splitLlama2c(t.spmText(text, afterSpecial)); err != nil {
+			return out, err
+		}
+	} else {
+		spelled = t.spmText(text, afterSpecial)
+		pieces = t.splitSPM(spelled)
+	}
+	if len(pieces) == 0 {
+		return out, nil
+	}
+	t.mergeByScore(spelled, pieces)
+	for i := int32(0); i >= 0; i = pieces[i].next {
+		s := pieces[i]
+		if s.id != None {
+			out = append(out, int(s.id))
+			continue
+		}
+		out = t.byteFallback(spelled[s.start:s.start+s.n], out)
+	}
+	return out, nil
+}
+
+// splitSPM cuts text into one piece per UTF-8 character, its length read
+// from its first byte alone (invalid UTF-8 is not checked: its bytes end
+// up as byte tokens).
+func (t *Tokenizer) splitSPM(text string) []piece {
+	pieces := make([]piece, 0, len(text))
 	for i := 0; i < len(text); {
 		n := min(utf8Len(text[i]), len(text)-i)
-		pieces = append(pieces, piece{start: i, n: n, prev: len(pieces) - 1, next: len(pieces) + 1})
+		id, ok := t.ids[text[i:i+n]]
+		if !ok {
+			id = None
+		}
+		pieces = append(pieces, piece{start: int32(i), n: int32(n), id: id})
 		i += n
 	}
-	pieces[len(pieces)-1].next = -1
+	link(pieces)
+	return pieces
+}
 
+// link chains pieces in order.
+func link(pieces []piece) {
+	for i := range pieces {
+		pieces[i].prev, pieces[i].next = int32(i-1), int32(i+1)
+	}
+	if len(pieces) > 0 {
+		pieces[len(pieces)-1].next = -1
+	}
+}
+
+// mergeByScore merges adjacent pieces of spelled, the pair whose
+// concatenation is the token of highest score first (leftmost on ties),
+// until no pair left is a token. The pieces stay a linked list from
+// pieces[0], each with its token.
+//
+// Rescanning every pair after each merge would cost O(n²) for n pieces.
+// Instead every mergeable pair waits in a heap, and a pair popped after
+// either of its pieces has changed is skipped: the same merges in
+// O(n log n).
+func (t *Tokenizer) mergeByScore(spelled string, pieces []piece) {
 	var q []scoredPair
-	consider := func(left, right int) {
+	consider := func(left, right int32) {
 		if left < 0 || right < 0 {
 			return
 		}
 		l, r := pieces[left], pieces[right]
-		if id, ok := t.ids[text[l.start:l.start+l.n+r.n]]; ok {
-			q = heapPush(q, scoredPair{score: t.scores[id], left: left, right: right, n: l.n + r.n}, higher)
+		id, ok := t.ids[spelled[l.start:l.start+l.n+r.n]]
+		// run.c never merges into a token scored -Inf: its best score
+		// starts below every finite one.
+		if !ok || t.llama2c && math.IsInf(float64(t.scores[id]), -1) {
+			return
 		}
+		q = heapPush(q, scoredPair{score: t.scores[id], left: left, right: right, n: l.n + r.n, id: id}, higher)
 	}
 	for i := 1; i < len(pieces); i++ {
-		consider(i-1, i)
+		consider(int32(i-1), int32(i))
 	}
 	for len(q) > 0 {
 		var p scoredPair
@@ -85,6 +158,7 @@ func (t *Tokenizer) encodeSPM(text string, out []int) []int {
 			continue
 		}
 		l.n += r.n
+		l.id = p.id
 		r.n = 0
 		l.next = r.next
 		if r.next >= 0 {
@@ -93,16 +167,6 @@ func (t *Tokenizer) encodeSPM(text string, out []int) []int {
 		consider(l.prev, p.left)
 		consider(p.left, l.next)
 	}
-
-	for i := 0; i >= 0; i = pieces[i].next {
-		s := text[pieces[i].start : pieces[i].start+pieces[i].n]
-		if id, ok := t.ids[s]; ok {
-			out = append(out, int(id))
-			continue
-		}
-		out = t.byteFallback(s, out)
-	}
-	return out
 }
 
 // byteFallback appends the tokens of a character that is not in the
@@ -138,10 +202,15 @@ func utf8Len(b byte) int {
 	return 4
 }
 
-// spmText prepares a fragment of text for encodeSPM.
+// spmText prepares a fragment of text for encodeSPM: the space prefix, and
+// spaces written "▁" as GGUF vocabularies spell them (llama2.c's spell a
+// space as a space).
 func (t *Tokenizer) spmText(text string, afterSpecial bool) string {
 	if t.spacePrefix && afterSpecial {
 		text = " " + text
+	}
+	if t.llama2c {
+		return text
 	}
 	return strings.ReplaceAll(text, " ", "▁")
 }

@@ -88,14 +88,15 @@ func Defaults(model, pre string) Spec {
 // Tokenizer encodes text to token ids and decodes ids to text. It is safe
 // for concurrent use.
 type Tokenizer struct {
-	spm    bool // SentencePiece ("llama"), else byte-level BPE ("gpt2")
-	pre    preTokenizer
-	tokens []string
-	types  []TokenType
-	scores []float32
-	pieces [][]byte         // what each token decodes to
-	ids    map[string]int32 // token text to id
-	merges map[pair]merge   // byte-level BPE: the merge of two tokens
+	spm     bool // SentencePiece ("llama"), else byte-level BPE ("gpt2")
+	llama2c bool // SentencePiece as llama2.c's run.c encodes it (see llama2c.go)
+	pre     preTokenizer
+	tokens  []string
+	types   []TokenType
+	scores  []float32
+	pieces  [][]byte         // what each token decodes to
+	ids     map[string]int32 // token text to id
+	merges  map[pair]merge   // byte-level BPE: the merge of two tokens
 	// byteToken is the token for each single byte, or None: byte-level
 	// BPE's byte-map character, SentencePiece's <0xNN>.
 	byteToken [256]int32
@@ -160,7 +161,10 @@ func New(s Spec) (*Tokenizer, error) {
 			t.types[id] = typ
 		}
 		if text == "" {
-			continue // can never match any text
+			// No text is spelled with an empty token; Lookup finds the
+			// last, as llama.cpp's table of texts does.
+			t.ids[text] = int32(id)
+			continue
 		}
 		if prev, dup := t.ids[text]; dup {
 			return nil, fmt.Errorf("token %d %q is already token %d", id, text, prev)
@@ -264,6 +268,17 @@ func (t *Tokenizer) Token(id int) string {
 		return ""
 	}
 	return t.tokens[id]
+}
+
+// Score returns the score of token id: SentencePiece merges into the
+// token of highest score first. It panics if id is out of range.
+func (t *Tokenizer) Score(id int) float32 { return t.scores[id] }
+
+// Lookup returns the id of the token whose text (as Token gives it) is
+// text, if there is one.
+func (t *Tokenizer) Lookup(text string) (int, bool) {
+	id, ok := t.ids[text]
+	return int(id), ok
 }
 
 // VocabSize returns the number of tokens.

@@ -2,19 +2,28 @@ package bpe
 
 // Encode returns the token ids of text.
 //
-// With addSpecial, BOS is put in front and EOS at the end if the Spec says
-// to (AddBOS, AddEOS). With parseSpecial, control tokens written in the
-// text, such as "<|im_start|>", are recognised as those tokens, as a chat
-// template needs; without it they are tokenized as the plain text they are,
-// as user input should be.
+// bos and eos ask for BOS in front and EOS at the end. A GGUF vocabulary
+// answers as llama.cpp does, where one request (add_special) asks for both:
+// if either is asked for, each is added if the Spec says to (AddBOS,
+// AddEOS). A llama2.c vocabulary adds what is asked for. With
+// parseSpecial, control tokens written in the text, such as
+// "<|im_start|>", are recognised as those tokens, as a chat template
+// needs; without it they are tokenized as the plain text they are, as user
+// input should be.
 //
 // Text that is not valid UTF-8 is not refused. Byte-level BPE reads each
 // byte that does not start a valid sequence as U+FFFD (as llama.cpp does),
 // so such text does not decode back to the same bytes. SentencePiece keeps
 // every byte, with its byte tokens.
-func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) []int {
+//
+// The error is for a llama2.c vocabulary that lacks the byte token a text
+// needs, and for a SentencePiece text too long to encode at once
+// (maxSPMText); a GGUF vocabulary spells anything else, if need be with
+// its unknown token or by dropping a byte, as llama.cpp does.
+func (t *Tokenizer) Encode(text string, bos, eos, parseSpecial bool) ([]int, error) {
+	addBOS, addEOS := t.askFor(bos, eos)
 	var out []int
-	if addSpecial && t.addBOS {
+	if addBOS {
 		out = append(out, t.bos)
 	}
 	afterSpecial := true // SentencePiece puts its space prefix at the start and after each special token
@@ -24,16 +33,19 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) []int {
 			out = append(out, f.id)
 			afterSpecial = true
 		case t.spm:
-			out = t.encodeSPM(t.spmText(f.text, afterSpecial), out)
+			var err error
+			if out, err = t.encodeSPM(f.text, afterSpecial, out); err != nil {
+				return nil, err
+			}
 			afterSpecial = false
 		default:
 			out = t.encodeBPE(f.text, out)
 		}
 	}
-	if addSpecial && t.addEOS {
+	if addEOS {
 		out = append(out, t.eos)
 	}
-	return out
+	return out, nil
 }
 
 // Piece returns the bytes that token id stands for, or nil if id is out of

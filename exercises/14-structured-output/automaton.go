@@ -12,6 +12,8 @@
 // tokens. Task 4 is the constrained sampler, a stage in front of any other
 // sampler, and task 5 checks that a text is in the language and says where
 // it is not.
+//
+//grade:given
 package structured
 
 import (

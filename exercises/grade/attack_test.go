@@ -922,3 +922,38 @@ func TestClassOfAttackers(t *testing.T) {
 		}
 	}
 }
+
+// TestGivenFilesAreTheCourses: a file the course gives (//grade:given),
+// which the tests rely on, is built from the grader's copy: a submission
+// that edits it to pass, or leaves it out, is graded on its own code.
+func TestGivenFilesAreTheCourses(t *testing.T) {
+	root := demoTrack(t)
+	given := "// Package demo's meter is given.\n//\n//grade:given\npackage demo\n\n// calls counts the calls to Add, as the course's copy does.\nvar calls int\n\nfunc count() { calls++ }\n"
+	write(t, root, "exercises/01-demo/meter.go", given)
+	write(t, root, "exercises/01-demo/meter_test.go", "package demo\n\nimport \"testing\"\n\n// TestTask1_AddCounts counts.\n//\n//grade:task 1 points 1\nfunc TestTask1_AddCounts(t *testing.T) {\n\tcalls = 0\n\tAdd(1, 2)\n\tif calls != 1 {\n\t\tt.Errorf(\"Add(1, 2) counted %d calls; want 1\", calls)\n\t}\n}\n")
+	counting := strings.Replace(demoSolution, "return a + b", "count()\n\treturn a + b", 1)
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"the course's copy", map[string]string{"exercises/01-demo/meter.go": given}, "pass 1"},
+		{"left out", map[string]string{"exercises/01-demo/meter.go": ""}, "pass 1"},
+		{"edited to pass without counting", map[string]string{"exercises/01-demo/meter.go": strings.Replace(given, "calls++", "", 1) + "\nfunc init() { calls = 1 }\n"}, "pass 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := map[string]string{"exercises/01-demo/demo.go": counting}
+			maps.Copy(files, c.files)
+			rep := gradeDemo(t, root, submission(t, files), "")
+			if got := statuses(rep)["01-demo/TestTask1_AddCounts"]; got != c.want {
+				t.Errorf("%s (%s); want %s", got, message(rep, "01-demo/TestTask1_AddCounts"), c.want)
+			}
+		})
+	}
+	// Code that does not count fails, whatever its copy of the meter says.
+	cheat := map[string]string{"exercises/01-demo/demo.go": demoSolution, "exercises/01-demo/meter.go": "package demo\n\nvar calls = 1\n\nfunc count() {}\n"}
+	rep := gradeDemo(t, root, submission(t, cheat), "")
+	if got := statuses(rep)["01-demo/TestTask1_AddCounts"]; got != "fail 0" {
+		t.Errorf("a meter of the learner's own: %s; want fail 0", got)
+	}
+}

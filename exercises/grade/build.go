@@ -99,7 +99,9 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 	}
 	replace := map[string]string{}
 	for _, stub := range ex.Stubs {
-		replace[filepath.Join(ex.Dir, stub)] = "" // "" removes the file
+		if !slices.Contains(ex.Given, stub) {
+			replace[filepath.Join(ex.Dir, stub)] = "" // "" removes the file
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(w.Files)) {
 		copyPath := filepath.Join(src, name)
@@ -150,7 +152,17 @@ func buildExercise(ctx context.Context, b builder, scratch string, ex *Exercise,
 		return out, err
 	}
 	if !b.unchecked {
-		if msg := checkGoroutines(ctx, ex.Name, modulePath+"/exercises/"+ex.Name, w.Files); msg != "" {
+		// The given files are part of the package the types are checked
+		// in; being the course's, they are refused nothing.
+		pkgFiles := maps.Clone(w.Files)
+		for _, name := range ex.Given {
+			data, err := readRegular(filepath.Join(ex.Dir, name), maxFileBytes)
+			if err != nil {
+				return out, err
+			}
+			pkgFiles[name] = data
+		}
+		if msg := checkGoroutines(ctx, ex.Name, modulePath+"/exercises/"+ex.Name, pkgFiles, w.Files); msg != "" {
 			out.refused = msg
 			return out, ctx.Err()
 		}
@@ -534,6 +546,9 @@ func hiddenBuildHelp(ex *Exercise, w Work, hidden []string) string {
 	lines := []string{hiddenBuildMessage}
 	stubs := map[string][]byte{}
 	for _, name := range ex.Stubs {
+		if slices.Contains(ex.Given, name) {
+			continue // built from the course's copy, never the learner's
+		}
 		if data, err := readRegular(filepath.Join(ex.Dir, name), maxFileBytes); err == nil {
 			stubs[name] = data
 		}

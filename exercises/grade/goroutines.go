@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -63,7 +64,9 @@ var stdTypes = struct {
 // the first way they have of running code on another goroutine, named by
 // file and line. "" means none. It gives up, saying so, when ctx ends
 // first.
-func checkGoroutines(ctx context.Context, exercise, pkgPath string, files map[string][]byte) string {
+//
+// files is the whole package; only what learner holds is judged.
+func checkGoroutines(ctx context.Context, exercise, pkgPath string, files, learner map[string][]byte) string {
 	done := make(chan string, 1)
 	go func() {
 		// A fault of go/types on strange code must cost the learner this
@@ -73,7 +76,7 @@ func checkGoroutines(ctx context.Context, exercise, pkgPath string, files map[st
 				done <- fmt.Sprintf("the grader's type check of the code failed: %v", r)
 			}
 		}()
-		done <- goroutineRefusal(exercise, pkgPath, files)
+		done <- goroutineRefusal(exercise, pkgPath, files, learner)
 	}()
 	select {
 	case msg := <-done:
@@ -83,7 +86,7 @@ func checkGoroutines(ctx context.Context, exercise, pkgPath string, files map[st
 	}
 }
 
-func goroutineRefusal(exercise, pkgPath string, files map[string][]byte) string {
+func goroutineRefusal(exercise, pkgPath string, files, learner map[string][]byte) string {
 	stdTypes.Lock()
 	defer stdTypes.Unlock()
 	if stdTypes.imp == nil {
@@ -120,13 +123,18 @@ func goroutineRefusal(exercise, pkgPath string, files map[string][]byte) string 
 		p := fset.Position(pos)
 		return fmt.Sprintf("%s:%d", p.Filename, p.Line)
 	}
+	prefix := "exercises/" + exercise + "/"
+	learners := func(pos token.Pos) bool {
+		_, ok := learner[strings.TrimPrefix(fset.Position(pos).Filename, prefix)]
+		return ok
+	}
 
 	// Every use of a spawner, in source order.
 	var found []token.Pos
 	byPos := map[token.Pos]string{}
 	for id, obj := range info.Uses {
 		name := fullName(obj)
-		if what, ok := spawners[name]; ok {
+		if what, ok := spawners[name]; ok && learners(id.Pos()) {
 			found = append(found, id.Pos())
 			byPos[id.Pos()] = fmt.Sprintf("%s: %s %s, which graded code may not do", where(id.Pos()), name, what)
 		}
@@ -142,7 +150,7 @@ func goroutineRefusal(exercise, pkgPath string, files map[string][]byte) string 
 	var candidates []token.Pos
 	seen := map[types.Type]bool{}
 	consider := func(t types.Type, pos token.Pos) {
-		if t == nil || seen[t] {
+		if t == nil || seen[t] || !learners(pos) {
 			return
 		}
 		seen[t] = true

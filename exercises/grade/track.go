@@ -35,6 +35,11 @@ type Exercise struct {
 	Dir     string // absolute path in the grader's checkout
 	Package string // Go package name
 	Stubs   []string
+	// Given are the files among the stubs that the course gives and the
+	// learner does not edit (marked //grade:given): the grader builds its
+	// own copy, whatever the submission holds, so that what the tests
+	// rely on in them (a meter of work done, say) is the course's.
+	Given []string
 	Tests   []Test // public tests, then hidden ones, each in declaration order
 }
 
@@ -137,6 +142,13 @@ func loadExercise(dir string) (*Exercise, error) {
 		}
 		if !strings.HasSuffix(name, "_test.go") {
 			ex.Stubs = append(ex.Stubs, name)
+			given, err := isGiven(filepath.Join(dir, name))
+			if err != nil {
+				return nil, err
+			}
+			if given {
+				ex.Given = append(ex.Given, name)
+			}
 			continue
 		}
 		tests, pkg, err := parseTests(filepath.Join(dir, name), ex.Name, false)
@@ -272,4 +284,28 @@ func checkTasks(exercise string, tests []Test) error {
 		}
 	}
 	return nil
+}
+
+// givenDirective marks a file of an exercise that the course gives, as a
+// line of its own before the package clause.
+const givenDirective = "//grade:given"
+
+// isGiven reports whether the Go file at path carries givenDirective
+// before its package clause.
+func isGiven(path string) (bool, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return false, fmt.Errorf("reading the track: %w", err)
+	}
+	for _, group := range f.Comments {
+		if group.Pos() > f.Package {
+			break
+		}
+		for _, c := range group.List {
+			if strings.TrimSpace(c.Text) == givenDirective {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

@@ -40,7 +40,7 @@ type Exercise struct {
 	// own copy, whatever the submission holds, so that what the tests
 	// rely on in them (a meter of work done, say) is the course's.
 	Given []string
-	Tests   []Test // public tests, then hidden ones, each in declaration order
+	Tests []Test // public tests, then hidden ones, each in declaration order
 }
 
 // Test is one top-level test function and what it is worth.

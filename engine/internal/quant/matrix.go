@@ -184,7 +184,7 @@ func (m *Matrix) MulVec(out []float32, v *Vec, r0, r1 int) {
 // weight is read once for several inputs. Cores can share the work by
 // inputs or by rows: each number is computed the same way whatever the
 // ranges, and, for every type but F32 (whose batch product is
-// kernel.MulT), the same way as MulVec computes it for that input alone.
+// simd.MulT), the same way as MulVec computes it for that input alone.
 // out must hold v's inputs × Rows numbers. It panics otherwise.
 func (m *Matrix) MulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	m.check("MulBatch", v, r0, r1)

@@ -412,7 +412,7 @@ func TestMulVecSameBitsOnAnyRows(t *testing.T) {
 
 // TestMulBatchMatchesMulVec checks that each number of a batch product is,
 // bit for bit, what MulVec gives for its input alone (F32 excepted: its
-// batch product is kernel.MulT, which sums in another order), and that
+// batch product is simd.MulT, which sums in another order), and that
 // sharing the batch by inputs or rows changes nothing.
 func TestMulBatchMatchesMulVec(t *testing.T) {
 	paths(t, func(t *testing.T) {

@@ -13,6 +13,28 @@ import (
 // has its own products (the matrix-vector product of a decode step, the
 // matrix-matrix product of prefill), so the forward pass multiplies by a
 // Matrix without asking what is inside.
+//
+// Its methods are those of the type it stands for, in
+// engine/internal/quant (go doc ./engine/internal/quant Matrix, from the
+// repository, prints them in full); go doc does not list an alias's
+// methods, so here they are:
+//
+//   - Rows() and Cols() int: the shape, a product's outputs and the
+//     length of its input.
+//   - Type() gguf.Type: the tensor type the weights are stored in.
+//   - Row(i int, dst []float32): row i as float32, an embedding lookup;
+//     it panics if i is out of range or dst is shorter than a row.
+//   - Dequantize(dst []float32): the whole matrix as float32, row after
+//     row, into Rows·Cols numbers.
+//   - Bytes() int64: the bytes one product reads, what a decoding step
+//     costs in memory traffic for this matrix.
+//   - Prepare, PrepareBatch, Prepared, MulVec and MulBatch: the products,
+//     whose inputs (a quant.Vec) only the engine prepares.
+//
+// It is an alias rather than a type of its own so that the forward pass
+// and the products share one type: a type declared here would need each
+// method written again to call quant's, and a conversion wherever a
+// matrix goes from one package to the other, for no change in behaviour.
 type Matrix = quant.Matrix
 
 // Layer is one transformer block's weights as the forward pass reads them:

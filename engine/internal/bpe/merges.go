@@ -10,8 +10,9 @@ import (
 // pairs of tokens into one, following the merge list: of all adjacent
 // pairs that the list names, the one listed first (its rank) is merged
 // first, the leftmost if it occurs more than once, until no pair left is
-// in the list. A priority queue of the adjacent pairs finds each next merge
-// without rescanning the word.
+// in the list. The pieces and the heap of waiting merges are
+// SentencePiece's (merge.go), a merge scoring minus its rank, so that the
+// earliest listed scores highest.
 
 // A pair is two adjacent token ids.
 type pair struct{ left, right int32 }
@@ -27,6 +28,9 @@ type merge struct {
 // space, never contain one elsewhere), and left, right and their
 // concatenation must all be tokens.
 func (t *Tokenizer) buildMerges(list []string) error {
+	if len(list) > maxRank {
+		return fmt.Errorf("%d merges, more than the %d whose ranks a score can tell apart", len(list), maxRank)
+	}
 	t.merges = make(map[pair]merge, len(list))
 	for rank, m := range list {
 		i := strings.IndexByte(m[min(1, len(m)):], ' ') + 1
@@ -60,34 +64,14 @@ func (t *Tokenizer) buildByteTokensBPE() {
 	}
 }
 
-// A symbol is one token of a word being merged, in a linked list.
-type symbol struct {
-	id         int32 // None if the byte has no token
-	prev, next int   // neighbours' indices, -1 at the ends
-	gone       bool  // merged into its left neighbour
-}
-
-// A candidate is an adjacent pair that the merge list names, waiting in
-// the queue. Merging can make it stale: if either symbol has changed since
-// it was queued, it is dropped when it comes out.
-type candidate struct {
-	merge
-	left, right int  // symbol indices
-	ids         pair // the symbols' tokens when queued
-}
-
-// before orders candidates by rank, then from left to right.
-func before(a, b candidate) bool {
-	if a.rank != b.rank {
-		return a.rank < b.rank
-	}
-	return a.left < b.left
-}
+// maxRank is the longest merge list: a merge scores -rank, a float32,
+// exact for integers up to 2²⁴.
+const maxRank = 1 << 24
 
 // merger holds the buffers of one Encode call, reused from word to word.
 type merger struct {
-	syms  []symbol
-	queue []candidate
+	pieces []piece
+	joins  joins
 }
 
 // mergeWord appends the tokens of one word, given as raw bytes.
@@ -100,46 +84,47 @@ func (t *Tokenizer) mergeWord(m *merger, word []byte, out []int) []int {
 			return append(out, int(id))
 		}
 	}
-	syms := m.syms[:0]
+	pieces := m.pieces[:0]
 	for i, b := range word {
-		syms = append(syms, symbol{id: t.byteToken[b], prev: i - 1, next: i + 1})
+		pieces = append(pieces, piece{start: int32(i), n: 1, id: t.byteToken[b]})
 	}
-	syms[len(syms)-1].next = -1
-	m.syms = syms
+	link(pieces)
+	m.pieces = pieces
 
-	q := m.queue[:0]
-	consider := func(left, right int) {
+	h := m.joins[:0]
+	consider := func(left, right int32) {
 		if left < 0 || right < 0 {
 			return
 		}
-		p := pair{syms[left].id, syms[right].id}
-		if mg, ok := t.merges[p]; ok {
-			q = heapPush(q, candidate{merge: mg, left: left, right: right, ids: p}, before)
+		l, r := &pieces[left], &pieces[right]
+		if mg, ok := t.merges[pair{l.id, r.id}]; ok {
+			h = h.push(join{score: -float32(mg.rank), left: left, right: right, n: l.n + r.n, id: mg.id})
 		}
 	}
-	for i := 1; i < len(syms); i++ {
-		consider(i-1, i)
+	for i := 1; i < len(pieces); i++ {
+		consider(int32(i-1), int32(i))
 	}
-	for len(q) > 0 {
-		var c candidate
-		c, q = heapPop(q, before)
-		l, r := &syms[c.left], &syms[c.right]
-		if l.gone || r.gone || l.id != c.ids.left || r.id != c.ids.right {
+	for len(h) > 0 {
+		var j join
+		j, h = h.pop()
+		l, r := &pieces[j.left], &pieces[j.right]
+		if l.n == 0 || r.n == 0 || l.n+r.n != j.n {
 			continue
 		}
-		l.id = c.id
-		r.gone = true
+		l.n += r.n
+		l.id = j.id
+		r.n = 0
 		l.next = r.next
 		if r.next >= 0 {
-			syms[r.next].prev = c.left
+			pieces[r.next].prev = j.left
 		}
-		consider(l.prev, c.left)
-		consider(c.left, l.next)
+		consider(l.prev, j.left)
+		consider(j.left, l.next)
 	}
-	m.queue = q
+	m.joins = h
 
-	for i := 0; i >= 0; i = syms[i].next {
-		if id := syms[i].id; id != None {
+	for i := int32(0); i >= 0; i = pieces[i].next {
+		if id := pieces[i].id; id != None {
 			out = append(out, int(id))
 			continue
 		}
@@ -147,8 +132,8 @@ func (t *Tokenizer) mergeWord(m *merger, word []byte, out []int) []int {
 		// a few control characters, and bytes that UTF-8 never uses):
 		// llama.cpp then looks up each byte of the character's UTF-8 as a
 		// token of its own, and drops those that are not, so the byte is
-		// lost.
-		for _, b := range []byte(string(byteChar[word[i]])) {
+		// lost. (Such a piece never merged: it is still one byte.)
+		for _, b := range []byte(string(byteChar[word[pieces[i].start]])) {
 			if id, ok := t.ids[string([]byte{b})]; ok {
 				out = append(out, int(id))
 			}

@@ -29,46 +29,10 @@ func (t *Tokenizer) buildByteTokensSPM() {
 	}
 }
 
-// A piece is a run of the spelled text, in a linked list: a character or
-// a byte token at first, then what merging makes of its neighbours and it.
-// The spelled text is the text as the vocabulary spells it, so that a
-// piece's spelling is a slice of it, and merging two pieces is joining
-// two slices. Positions are int32 to keep the list and the queue small:
-// maxSPMText keeps them in range.
-type piece struct {
-	start, n   int32 // n is 0 once merged into the left neighbour
-	prev, next int32
-	id         int32 // its token, or None: a character the vocabulary lacks
-}
-
-// maxSPMText is the longest text encodeSPM takes: every byte of it spelled
-// as a 6-byte byte token ("<0xE6>"), as llama2.c may, still fits in int32.
-const maxSPMText = (1<<31-1)/6 - 1
-
-// A scoredPair is two adjacent pieces waiting to be merged into token id.
-// It is stale if either piece has changed length since it was queued.
-type scoredPair struct {
-	score       float32
-	left, right int32
-	n           int32 // the merged length
-	id          int32
-}
-
-// higher orders pairs by score, highest first, then from left to right.
-func higher(a, b scoredPair) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return a.left < b.left
-}
-
 // encodeSPM appends the SentencePiece tokens of text, a fragment with no
 // special tokens in it; afterSpecial says whether it starts the text or
 // follows a special token, where the space prefix goes.
 func (t *Tokenizer) encodeSPM(text string, afterSpecial bool, out []int) ([]int, error) {
-	if len(text) > maxSPMText {
-		return out, fmt.Errorf("a text of %d bytes is too long to tokenize at once (at most %d)", len(text), maxSPMText)
-	}
 	var spelled string
 	var pieces []piece
 	if t.llama2c {
@@ -113,59 +77,46 @@ func (t *Tokenizer) splitSPM(text string) []piece {
 	return pieces
 }
 
-// link chains pieces in order.
-func link(pieces []piece) {
-	for i := range pieces {
-		pieces[i].prev, pieces[i].next = int32(i-1), int32(i+1)
-	}
-	if len(pieces) > 0 {
-		pieces[len(pieces)-1].next = -1
-	}
-}
-
-// mergeByScore merges adjacent pieces of spelled, the pair whose
-// concatenation is the token of highest score first (leftmost on ties),
-// until no pair left is a token. The pieces stay a linked list from
-// pieces[0], each with its token.
-//
-// Rescanning every pair after each merge would cost O(n²) for n pieces.
-// Instead every mergeable pair waits in a heap, and a pair popped after
-// either of its pieces has changed is skipped: the same merges in
-// O(n log n).
+// mergeByScore joins adjacent pieces of spelled, the text as the
+// vocabulary spells it, until no two left join: two pieces join if their
+// spelling together is a token, the token of highest score first, the
+// leftmost on ties. A piece's spelling is a slice of spelled, and so is
+// that of two neighbours together. The pieces stay a linked list from
+// pieces[0].
 func (t *Tokenizer) mergeByScore(spelled string, pieces []piece) {
-	var q []scoredPair
+	var h joins
 	consider := func(left, right int32) {
 		if left < 0 || right < 0 {
 			return
 		}
-		l, r := pieces[left], pieces[right]
+		l, r := &pieces[left], &pieces[right]
 		id, ok := t.ids[spelled[l.start:l.start+l.n+r.n]]
-		// run.c never merges into a token scored -Inf: its best score
+		// run.c never joins into a token scored -Inf: its best score
 		// starts below every finite one.
 		if !ok || t.llama2c && math.IsInf(float64(t.scores[id]), -1) {
 			return
 		}
-		q = heapPush(q, scoredPair{score: t.scores[id], left: left, right: right, n: l.n + r.n, id: id}, higher)
+		h = h.push(join{score: t.scores[id], left: left, right: right, n: l.n + r.n, id: id})
 	}
 	for i := 1; i < len(pieces); i++ {
 		consider(int32(i-1), int32(i))
 	}
-	for len(q) > 0 {
-		var p scoredPair
-		p, q = heapPop(q, higher)
-		l, r := &pieces[p.left], &pieces[p.right]
-		if l.n == 0 || r.n == 0 || l.n+r.n != p.n {
+	for len(h) > 0 {
+		var j join
+		j, h = h.pop()
+		l, r := &pieces[j.left], &pieces[j.right]
+		if l.n == 0 || r.n == 0 || l.n+r.n != j.n {
 			continue
 		}
 		l.n += r.n
-		l.id = p.id
+		l.id = j.id
 		r.n = 0
 		l.next = r.next
 		if r.next >= 0 {
-			pieces[r.next].prev = p.left
+			pieces[r.next].prev = j.left
 		}
-		consider(l.prev, p.left)
-		consider(p.left, l.next)
+		consider(l.prev, j.left)
+		consider(j.left, l.next)
 	}
 }
 

@@ -1,5 +1,12 @@
 package bpe
 
+import "fmt"
+
+// maxText is the longest text Encode takes: every byte of it spelled as a
+// 6-byte byte token ("<0xE6>"), as llama2.c may, still has a position that
+// fits the int32 of a piece (merge.go).
+const maxText = (1<<31-1)/6 - 1
+
 // Encode returns the token ids of text.
 //
 // bos and eos ask for BOS in front and EOS at the end. A GGUF vocabulary
@@ -17,10 +24,13 @@ package bpe
 // every byte, with its byte tokens.
 //
 // The error is for a llama2.c vocabulary that lacks the byte token a text
-// needs, and for a SentencePiece text too long to encode at once
-// (maxSPMText); a GGUF vocabulary spells anything else, if need be with
-// its unknown token or by dropping a byte, as llama.cpp does.
+// needs, and for a text too long to encode at once (maxText); a GGUF
+// vocabulary spells anything else, if need be with its unknown token or by
+// dropping a byte, as llama.cpp does.
 func (t *Tokenizer) Encode(text string, bos, eos, parseSpecial bool) ([]int, error) {
+	if len(text) > maxText {
+		return nil, fmt.Errorf("a text of %d bytes is too long to tokenize at once (at most %d)", len(text), maxText)
+	}
 	addBOS, addEOS := t.askFor(bos, eos)
 	var out []int
 	if addBOS {

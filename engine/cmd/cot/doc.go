@@ -33,4 +33,9 @@
 //		No progress bar.
 //	-steps int
 //		Override the preset's number of training steps.
+//
+// The exit status is 2 for a mistake on the command line (a flag or a
+// value it does not know, a missing -out, a stray argument), 130 when
+// Ctrl-C interrupted the run (a checkpoint is saved first), 1 when a file
+// cannot be written or the work fails, 0 otherwise.
 package main

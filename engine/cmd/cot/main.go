@@ -17,19 +17,22 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/cot"
+	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "cot:", err)
-		if errors.Is(err, train.ErrInterrupted) {
-			os.Exit(130)
-		}
-		os.Exit(1)
-	}
+	code := status(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// status runs the command and returns its exit status, as cli.Status
+// gives it, with 130 after Ctrl-C (as the train command).
+func status(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	interrupted := func(err error) (int, bool) { return 130, errors.Is(err, train.ErrInterrupted) }
+	return cli.Status("cot", stderr, interrupted, func() error { return run(ctx, args, stdout, stderr) })
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,24 +44,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", 0, "override the preset's number of training steps")
 	evalCount := fs.Int("eval", 200, "held-out problems per size for the accuracy in FORMAT.json (0: skip)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	if _, err := cli.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return cli.Usagef("unexpected arguments %q", fs.Args())
 	}
 	if *out == "" {
-		return errors.New("-out DIR is required")
+		return cli.Usagef("-out DIR is required")
 	}
 	pre, ok := cot.Presets[*preset]
 	if !ok {
-		return fmt.Errorf("unknown preset %q (%s)", *preset, strings.Join(presetNames(), " or "))
+		return cli.Usagef("unknown preset %q (%s)", *preset, strings.Join(presetNames(), " or "))
 	}
 	var todo []cot.Format
 	for _, s := range strings.Split(*formats, ",") {
 		f, err := cot.ParseFormat(strings.TrimSpace(s))
 		if err != nil {
-			return err
+			return cli.UsageError{Msg: err.Error()}
 		}
 		todo = append(todo, f)
 	}

@@ -54,20 +54,37 @@ func TestTinyRun(t *testing.T) {
 	}
 }
 
-func TestBadArguments(t *testing.T) {
+// TestExitStatus: a mistake on the command line is status 2 and says what
+// it is, -h is 0, and Ctrl-C is 130, after the checkpoint is saved.
+func TestExitStatus(t *testing.T) {
 	for _, c := range []struct {
-		args []string
-		want string
+		args   []string
+		status int
+		want   string
 	}{
-		{[]string{}, "-out DIR is required"},
-		{[]string{"-out", t.TempDir(), "-preset", "huge"}, `unknown preset "huge"`},
-		{[]string{"-out", t.TempDir(), "-format", "cot"}, `unknown format "cot"`},
-		{[]string{"-out", t.TempDir(), "extra"}, "unexpected arguments"},
+		{[]string{}, 2, "cot: -out DIR is required\nRun 'cot -h' for the flags."},
+		{[]string{"-out", t.TempDir(), "-preset", "huge"}, 2, `unknown preset "huge"`},
+		{[]string{"-out", t.TempDir(), "-format", "cot"}, 2, `unknown format "cot"`},
+		{[]string{"-out", t.TempDir(), "extra"}, 2, "unexpected arguments"},
+		{[]string{"-nosuch"}, 2, "flag provided but not defined: -nosuch"},
+		{[]string{"-steps", "x"}, 2, `invalid value "x" for flag -steps`},
+		{[]string{"-h"}, 0, "-preset string"},
 	} {
-		var out bytes.Buffer
-		err := run(context.Background(), c.args, &out, &out)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("run(%q) error = %v; want one saying %q", c.args, err, c.want)
+		var stdout, stderr bytes.Buffer
+		status := status(context.Background(), c.args, &stdout, &stderr)
+		if status != c.status || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("cot %q: status %d, stderr %q; want status %d and %q", c.args, status, stderr.String(), c.status, c.want)
 		}
+	}
+
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as Ctrl-C does, before the first step
+	var stdout, stderr bytes.Buffer
+	if status := status(ctx, []string{"-out", dir, "-preset", "tiny", "-format", "direct", "-quiet"}, &stdout, &stderr); status != 130 {
+		t.Errorf("interrupted: status %d, stderr %q; want 130", status, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "direct.ckpt")); err != nil {
+		t.Errorf("interrupted: no checkpoint: %v", err)
 	}
 }

@@ -394,3 +394,24 @@ func TestGreedyTakesTheLikeliestToken(t *testing.T) {
 		t.Fatal("no tokens")
 	}
 }
+
+// TestFlagMistakesAreSaidOnce: a flag the command cannot parse is status
+// 2, with the flag package's message and the flags, and nothing after
+// them; -h is status 0.
+func TestFlagMistakesAreSaidOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-nosuch"}, "flag provided but not defined: -nosuch"},
+		{[]string{"-n", "many"}, `invalid value "many" for flag -n`},
+	} {
+		status, out, stderr := runGenerate(c.args...)
+		if status != 2 || out != "" || strings.Count(stderr, c.want) != 1 || !strings.Contains(stderr, "Usage: generate [flags]") || strings.Contains(stderr, "Run 'generate -h'") {
+			t.Errorf("generate %q: status %d, stdout %q, stderr %q; want status 2 and %q once, with the flags", c.args, status, out, stderr, c.want)
+		}
+	}
+	if status, _, stderr := runGenerate("-h"); status != 0 || !strings.Contains(stderr, "Usage: generate [flags]") {
+		t.Errorf("generate -h: status %d, stderr %q", status, stderr)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/tokenbytoken/course/engine/constrain"
+	"github.com/tokenbytoken/course/engine/internal/cli"
 )
 
 // Structured output: -json-schema FILE, -regex RE and -grammar FILE limit
@@ -27,16 +28,16 @@ func (cfg *config) checkLanguage() error {
 	case len(given) == 0:
 		return nil
 	case len(given) > 1:
-		return usagef("%s and %s do not go together: the text follows one language", given[0], given[1])
+		return cli.Usagef("%s and %s do not go together: the text follows one language", given[0], given[1])
 	}
 	if cfg.isSet("json-schema") && cfg.jsonSchema == "" || cfg.isSet("grammar") && cfg.grammar == "" {
-		return usagef("%s is empty: give the file", given[0])
+		return cli.Usagef("%s is empty: give the file", given[0])
 	}
 	if cfg.beam != 0 {
-		return usagef("%s with -beam: beam search keeps the likeliest continuations by the model's own log-probabilities, and cannot apply a constraint", given[0])
+		return cli.Usagef("%s with -beam: beam search keeps the likeliest continuations by the model's own log-probabilities, and cannot apply a constraint", given[0])
 	}
 	if cfg.draft != "" || cfg.speculate != 0 {
-		return usagef("%s with speculative decoding: it samples the model's whole distribution, and cannot apply a constraint", given[0])
+		return cli.Usagef("%s with speculative decoding: it samples the model's whole distribution, and cannot apply a constraint", given[0])
 	}
 	return nil
 }
@@ -80,9 +81,9 @@ func (cfg *config) language() (*constrain.Grammar, error) {
 	if err != nil {
 		var se *constrain.SyntaxError
 		if errors.As(err, &se) {
-			return nil, usagef("%s: line %d, column %d: %s", cfg.languageFlag(), se.Line, se.Column, se.Msg)
+			return nil, cli.Usagef("%s: line %d, column %d: %s", cfg.languageFlag(), se.Line, se.Column, se.Msg)
 		}
-		return nil, usagef("%s: %v", cfg.languageFlag(), err)
+		return nil, cli.Usagef("%s: %v", cfg.languageFlag(), err)
 	}
 	return g, nil
 }

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/cli"
 )
 
 // The sampling defaults. They were chosen by generating from the built-in
@@ -69,44 +69,20 @@ type stopList []string
 func (s *stopList) String() string     { return strings.Join(*s, ",") }
 func (s *stopList) Set(v string) error { *s = append(*s, v); return nil }
 
-// usageError is a mistake on the command line: exit status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
-
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run is the whole command; it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) (status int) {
-	// A panic is a bug in the engine or here, never the user's mistake:
-	// report it with status 1, not the runtime's 2 (a usage error's).
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "generate: internal error (please report it): %v\n%s", r, debug.Stack())
-			status = 1
+// run is the whole command; it returns the exit status, which cli.Status
+// gives every outcome: 2 for a mistake on the command line (a
+// cli.UsageError), 1 for any other error and for a panic (a bug, never the
+// user's mistake), 0 otherwise.
+func run(args []string, stdout, stderr io.Writer) int {
+	return cli.Status("generate", stderr, nil, func() error {
+		cfg, err := parseFlags(args, stderr)
+		if err != nil {
+			return err
 		}
-	}()
-	cfg, err := parseFlags(args, stderr)
-	if err == nil {
-		err = generate(cfg, stdout, stderr)
-	}
-	var usage usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(err, &usage):
-		if usage.msg != "" {
-			fmt.Fprintf(stderr, "generate: %v\nRun 'generate -h' for the flags.\n", err)
-		}
-		return 2
-	default:
-		fmt.Fprintf(stderr, "generate: %v\n", err)
-		return 1
-	}
+		return generate(cfg, stdout, stderr)
+	})
 }
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
@@ -151,14 +127,11 @@ Flags:
 	fs.StringVar(&cfg.jsonSchema, "json-schema", "", "write only JSON that validates against the JSON Schema in this file")
 	fs.StringVar(&cfg.regex, "regex", "", "write only a match of this regular expression (the whole text matches)")
 	fs.StringVar(&cfg.grammar, "grammar", "", "write only a sentence of the grammar in this file (GBNF)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, usageError{} // the flag package has already printed the problem and the flags
+	if _, err := cli.Parse(fs, args); err != nil {
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (the prompt goes in -prompt)", fs.Arg(0))
+		return nil, cli.Usagef("unexpected argument %q (the prompt goes in -prompt)", fs.Arg(0))
 	}
 	fs.Visit(func(f *flag.Flag) { cfg.set[f.Name] = f.Value.String() })
 	if err := cfg.check(); err != nil {
@@ -173,10 +146,10 @@ func (cfg *config) check() error {
 	// In Options, 0 means "unset" for these two; on the command line it
 	// can only be a mistake.
 	if cfg.topP <= 0 || cfg.topP > 1 {
-		return usagef("-topp = %v: must be in (0, 1]; 1 is off", cfg.topP)
+		return cli.Usagef("-topp = %v: must be in (0, 1]; 1 is off", cfg.topP)
 	}
 	if cfg.repeatPenalty <= 0 {
-		return usagef("-repeat-penalty = %v: must be positive; 1 is off", cfg.repeatPenalty)
+		return cli.Usagef("-repeat-penalty = %v: must be positive; 1 is off", cfg.repeatPenalty)
 	}
 	// The default repetition penalty is for sampling: greedy decoding, -temperature 0, takes
 	// the model's likeliest token unless a penalty is asked for.
@@ -184,22 +157,22 @@ func (cfg *config) check() error {
 		cfg.repeatPenalty = 1
 	}
 	if cfg.isSet("chat") && cfg.isSet("prompt") {
-		return usagef("-chat and -prompt do not go together: -chat asks a question in the model's chat format, -prompt gives text to continue")
+		return cli.Usagef("-chat and -prompt do not go together: -chat asks a question in the model's chat format, -prompt gives text to continue")
 	}
 	if cfg.isSet("system") && !cfg.isSet("chat") {
-		return usagef("-system = %q is the system message of a chat: give the question with -chat", cfg.system)
+		return cli.Usagef("-system = %q is the system message of a chat: give the question with -chat", cfg.system)
 	}
 	if cfg.isSet("chat") && cfg.chat == "" {
-		return usagef("-chat is empty: give the question to ask")
+		return cli.Usagef("-chat is empty: give the question to ask")
 	}
 	if cfg.timeout < 0 {
-		return usagef("-timeout = %v: must be a positive duration such as 2s (0: no limit)", cfg.timeout)
+		return cli.Usagef("-timeout = %v: must be a positive duration such as 2s (0: no limit)", cfg.timeout)
 	}
 	if cfg.logprobs > 0 && !cfg.json {
-		return usagef("-logprobs = %d: the alternatives are listed in the -json output; add -json", cfg.logprobs)
+		return cli.Usagef("-logprobs = %d: the alternatives are listed in the -json output; add -json", cfg.logprobs)
 	}
 	if cfg.includeStop && len(cfg.stops) == 0 {
-		return usagef("-include-stop keeps the stop sequence that ended the text; give one with -stop")
+		return cli.Usagef("-include-stop keeps the stop sequence that ended the text; give one with -stop")
 	}
 	if err := cfg.checkLanguage(); err != nil {
 		return err
@@ -208,7 +181,7 @@ func (cfg *config) check() error {
 		return flagError(err)
 	}
 	if cfg.isSet("penalty-window") && cfg.penaltyWindow > 0 && cfg.repeatPenalty == 1 && cfg.presence == 0 && cfg.frequency == 0 {
-		return usagef("-penalty-window = %d: no penalty is on (-repeat-penalty 1, -presence 0, -frequency 0), so it would change nothing", cfg.penaltyWindow)
+		return cli.Usagef("-penalty-window = %d: no penalty is on (-repeat-penalty 1, -presence 0, -frequency 0), so it would change nothing", cfg.penaltyWindow)
 	}
 	if cfg.temperature == 0 && cfg.beam == 0 {
 		// Greedy decoding takes the likeliest token, which every
@@ -218,7 +191,7 @@ func (cfg *config) check() error {
 			on   bool
 		}{{"topk", cfg.topK != 0}, {"topp", cfg.topP != 1}, {"minp", cfg.minP != 0}, {"seed", true}} {
 			if cfg.isSet(f.name) && f.on {
-				return usagef("-%s = %s: with -temperature 0 (greedy) it would change nothing: greedy decoding always takes the likeliest token and draws nothing at random", f.name, cfg.set[f.name])
+				return cli.Usagef("-%s = %s: with -temperature 0 (greedy) it would change nothing: greedy decoding always takes the likeliest token and draws nothing at random", f.name, cfg.set[f.name])
 			}
 		}
 	}
@@ -262,20 +235,20 @@ var flagOf = map[string]string{
 func flagError(err error) error {
 	var se *engine.SettingError
 	if !errors.As(err, &se) {
-		return usageError{err.Error()}
+		return cli.UsageError{Msg: err.Error()}
 	}
 	name, _, _ := strings.Cut(se.Setting, "[")
 	if f, ok := flagOf[name]; ok {
-		return usageError{(&engine.SettingError{Setting: f, Value: se.Value, Problem: se.Problem}).Error()}
+		return cli.UsageError{Msg: (&engine.SettingError{Setting: f, Value: se.Value, Problem: se.Problem}).Error()}
 	}
-	return usageError{err.Error()}
+	return cli.UsageError{Msg: err.Error()}
 }
 
 // generate loads the model and tokenizer, runs the decoder and prints.
 func generate(cfg *config, stdout, stderr io.Writer) error {
 	dec, err := searchDecoder(cfg)
 	if err != nil {
-		return usageError{err.Error()}
+		return cli.UsageError{Msg: err.Error()}
 	}
 	lang, err := cfg.language()
 	if err != nil {
@@ -293,7 +266,7 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 		}
 		msgs = append(msgs, engine.Message{Role: "user", Content: cfg.chat})
 		if prompt, err = tok.ChatPrompt(msgs, true); err != nil {
-			return usageError{fmt.Sprintf("-chat: %v", err)}
+			return cli.UsageError{Msg: fmt.Sprintf("-chat: %v", err)}
 		}
 		shown = "" // stdout carries the answer alone
 	}
@@ -356,12 +329,12 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 func load(cfg *config) (*engine.Model, *engine.Tokenizer, error) {
 	if builtIn(cfg) {
 		if cfg.tokenizer != "" {
-			return nil, nil, usagef("-tokenizer = %q: the built-in model has its own tokenizer; give -model too", cfg.tokenizer)
+			return nil, nil, cli.Usagef("-tokenizer = %q: the built-in model has its own tokenizer; give -model too", cfg.tokenizer)
 		}
 		return engine.Default()
 	}
 	if cfg.model == "smollm2" && cfg.tokenizer != "" {
-		return nil, nil, usagef("-tokenizer = %q: SmolLM2 has its own tokenizer", cfg.tokenizer)
+		return nil, nil, cli.Usagef("-tokenizer = %q: SmolLM2 has its own tokenizer", cfg.tokenizer)
 	}
 	return engine.Load(cfg.model, cfg.tokenizer)
 }

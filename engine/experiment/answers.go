@@ -2,12 +2,11 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // Answers to a chat request (notebooks 9 and 10): the prompt a chat
@@ -52,13 +51,28 @@ func (a Answer) PerToken() float64 {
 func BeamAnswers(m *engine.Model, tok *engine.Tokenizer, prompt []int, widths []int, maxNew int, alpha float64) ([]Answer, error) {
 	var out []Answer
 	for _, w := range widths {
-		res, err := notebook.BeamSearch(engine.NewModelLM(m, 2*w), prompt, engine.BeamOptions{Width: w, MaxNewTokens: maxNew, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+		res, err := beamResult(engine.NewModelLM(m, 2*w), prompt, engine.BeamOptions{Width: w, MaxNewTokens: maxNew, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 		if err != nil {
 			return out, fmt.Errorf("width %d: %w", w, err)
 		}
 		out = append(out, Answer{Label: fmt.Sprintf("width %d", w), Tokens: res.Best.Tokens, LogProb: res.Best.CumLogProb, Ended: res.Best.Ended})
 	}
 	return out, nil
+}
+
+// beamResult runs engine.BeamSearch to its end and returns what it found.
+// It is notebook.BeamSearch again: this package draws nothing, so it does
+// not import the package that draws.
+func beamResult(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
+	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+		if err != nil {
+			return nil, err
+		}
+		if step.Finish != "" {
+			return step.Stats.Beam, nil
+		}
+	}
+	return nil, errors.New("beam search ended without a last step")
 }
 
 // SampledAnswers draws an answer after prompt for each seed, with
@@ -93,14 +107,4 @@ func AnswersTable(answers []Answer, text func(ids []int) string) string {
 		fmt.Fprintf(&b, "%-15s %6.2f per token, %2d tokens, ended: %-5v %q\n", a.Label+":", a.PerToken(), len(a.Tokens), a.Ended, text(a.Tokens))
 	}
 	return b.String()
-}
-
-// AnswersChart draws each answer's log-probability per token.
-func AnswersChart(title string, answers []Answer) *charts.Bar {
-	labels := make([]string, len(answers))
-	values := make([]float64, len(answers))
-	for i, a := range answers {
-		labels[i], values[i] = a.Label, a.PerToken()
-	}
-	return notebook.GroupedBars(title, "log p per token", labels, notebook.Series{Name: "per token", Values: roundTo(values, 3)})
 }

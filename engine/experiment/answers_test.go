@@ -42,7 +42,6 @@ func TestAnswerPerToken(t *testing.T) {
 	if want := "width 2:         -0.50 per token,  2 tokens, ended: true  \"hi\"\n"; table != want {
 		t.Errorf("table %q, want %q", table, want)
 	}
-	_ = AnswersChart("per token", []Answer{{Label: "a", Tokens: []int{1}, LogProb: -1}})
 }
 
 // TestAnswersOnTheCourseModel: beam search of width 1 is greedy decoding,

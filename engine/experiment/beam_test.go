@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 func TestWordLMGreedyAndBeamDisagree(t *testing.T) {
@@ -27,7 +26,7 @@ func TestWordLMGreedyAndBeamDisagree(t *testing.T) {
 	// Greedy takes nice (0.5) then guy: 0.5 × 0.6 = 0.30; a beam of two
 	// finds dog has: 0.4 × 0.9 = 0.36.
 	for width, want := range map[int]string{1: " nice guy", 2: " dog has"} {
-		res, err := notebook.BeamSearch(lm, []int{0}, engine.BeamOptions{Width: width, MaxNewTokens: 2})
+		res, err := beamResult(lm, []int{0}, engine.BeamOptions{Width: width, MaxNewTokens: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

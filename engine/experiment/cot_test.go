@@ -7,7 +7,6 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/cot"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 func lateProblem(t *testing.T, a, b, digits int) cot.Problem {
@@ -40,9 +39,6 @@ func TestDigitAccuracyAndCarryMisses(t *testing.T) {
 	}
 	if got := WrongAnswers(attempts, 2); !slices.Equal(got, []string{"25+40=66", "79+96=176"}) {
 		t.Errorf("WrongAnswers = %q", got)
-	}
-	if got := notebook.Percents([]float64{0.25, 0.756, 1}); got != "[25% 76% 100%]" {
-		t.Errorf("Percents = %q", got)
 	}
 }
 

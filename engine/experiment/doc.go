@@ -6,7 +6,8 @@
 // function is one step of a notebook, tested against references outside
 // the notebook.
 //
-// The results are shown with package engine/notebook; a function here that
-// returns a chart or HTML draws the result of one of this package's
-// experiments.
+// This package returns data (and, at most, a plain-text table of it);
+// package engine/notebook draws the data as charts and HTML. Notebook
+// imports experiment and not the other way round, so the experiments run
+// and are tested without anything to draw on.
 package experiment

@@ -4,11 +4,9 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 func TestDistinctCurveAndFirstFork(t *testing.T) {
@@ -54,8 +52,8 @@ func TestMeanSDAndMeanLogProb(t *testing.T) {
 	if got := MeanLogProb(steps); got != -1.5 {
 		t.Errorf("MeanLogProb = %v, want -1.5", got)
 	}
-	if !slices.Equal(StepIDs(steps), []int{4, 5}) || notebook.StepsText(steps) != "ab" {
-		t.Errorf("StepIDs %v, StepsText %q", StepIDs(steps), notebook.StepsText(steps))
+	if !slices.Equal(StepIDs(steps), []int{4, 5}) {
+		t.Errorf("StepIDs %v", StepIDs(steps))
 	}
 }
 
@@ -110,10 +108,6 @@ func TestForkSample(t *testing.T) {
 	if f.Parted != 12 || !slices.Equal(f.Trunk, f.Branch) {
 		t.Errorf("same seed at step 0: parted at %d", f.Parted)
 	}
-	h := ForkHTML(f, func(_, id int) string { return string(rune('a' + id%26)) }, "trunk", "branch")
-	if !strings.Contains(h, "draws the very same 12 tokens") {
-		t.Errorf("ForkHTML of one text: %s", h)
-	}
 	if _, err := ForkSample(uniform, []int{0}, 12, -1, 1, 1, 2, nil); err == nil {
 		t.Error("a negative step is accepted")
 	}
@@ -122,18 +116,5 @@ func TestForkSample(t *testing.T) {
 	f, _ = ForkSample(ends, []int{0}, 12, 4, 1, 1, 2, func(id int) bool { return id == 3 })
 	if !slices.Equal(f.Trunk, []int{3}) || !slices.Equal(f.Branch, []int{3}) || f.Step != 4 || f.At != 1 {
 		t.Errorf("ended trunk: %v, branch %v, step %d, at %d", f.Trunk, f.Branch, f.Step, f.At)
-	}
-	if h := ForkHTML(f, func(_, id int) string { return "x" }, "trunk", "branch"); !strings.Contains(h, "The trunk has 1 tokens, none after step 4") {
-		t.Errorf("ForkHTML of a trunk that ended before the step: %s", h)
-	}
-}
-
-func TestForkHTMLNamesTheFork(t *testing.T) {
-	f := Fork{Prompt: []int{0}, Trunk: []int{1, 2, 3}, Branch: []int{1, 2, 4, 5}, Step: 1, At: 1, Parted: 2, TrunkProb: 0.5, BranchProb: 0.25}
-	h := ForkHTML(f, func(_, id int) string { return []string{"<s>", "a", "b", "c", "d", "e"}[id] }, "seed 1", "seed 2")
-	for _, want := range []string{"seed 1", "ab", "de", "at step 1", "at step 2", "probability 0.500", "probability 0.250", "1 and 2 tokens of their own"} {
-		if !strings.Contains(h, want) {
-			t.Errorf("ForkHTML lacks %q: %s", want, h)
-		}
 	}
 }

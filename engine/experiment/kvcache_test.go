@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 func TestMillisecondsAndBestTime(t *testing.T) {
@@ -34,12 +33,6 @@ func TestSmallHelpers(t *testing.T) {
 	}
 	if got := Positions(8, 4); !slices.Equal(got, []int{0, 4, 8}) {
 		t.Errorf("Positions(8, 4) = %v", got)
-	}
-	if got := notebook.IntLabels([]int{0, 32}...); !slices.Equal(got, []string{"0", "32"}) {
-		t.Errorf("Labels = %v", got)
-	}
-	if got := notebook.CountLabels(3); !slices.Equal(got, []string{"1", "2", "3"}) {
-		t.Errorf("CountLabels(3) = %v", got)
 	}
 	if got := RepeatTo([]int{7, 8, 9}, 7); !slices.Equal(got, []int{7, 8, 9, 7, 8, 9, 7}) {
 		t.Errorf("RepeatTo = %v", got)

@@ -5,9 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // Count returns how many times id occurs in ids.
@@ -132,18 +130,6 @@ func TopTokens(p []float64, k int) []int {
 	}
 	sort.SliceStable(ids, func(a, b int) bool { return p[ids[a]] > p[ids[b]] })
 	return ids[:min(k, len(ids))]
-}
-
-// TopBars draws the k most likely tokens of p as probability bars,
-// labelling token id with label(id) (shown as TokenLabel shows it).
-func TopBars(title string, p []float64, k int, label func(id int) string) *charts.Bar {
-	var labels []string
-	var probs []float64
-	for _, id := range TopTokens(p, k) {
-		labels = append(labels, notebook.TokenLabel(label(id)))
-		probs = append(probs, p[id])
-	}
-	return notebook.ProbabilityBars(title, labels, probs)
 }
 
 // FirstDifference returns the first index at which a and b differ, or the

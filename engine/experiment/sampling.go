@@ -3,12 +3,9 @@ package experiment
 import (
 	"cmp"
 	"fmt"
-	"html"
 	"slices"
-	"strings"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // Distributions for lessons 1, 2 and 4: the tokens ranked, how much of the
@@ -173,55 +170,6 @@ func SamplerStages(logits []float32, opts engine.Options) ([]engine.Stage, []Sta
 		counts[i] = StageCount{Stage: st.Name, Left: Drawable(st.Probs)}
 	}
 	return stages, counts, nil
-}
-
-// SamplerView returns the HTML of a knob view for the sampler: the n most
-// likely tokens of logits (named by label) as bars, the model's
-// probability beside the probability the sampler with opts draws them with
-// after all its stages, and a line saying how many tokens each stage
-// leaves. It is meant for Interact: build opts from the knobs' values.
-func SamplerView(title string, logits []float32, label func(id int) string, opts engine.Options, n int) (string, error) {
-	stages, counts, err := SamplerStages(logits, opts)
-	if err != nil {
-		return "", err
-	}
-	top := engine.TopLogProbs(logits, n)
-	labels := make([]string, len(top))
-	model, drawn := make([]float64, len(top)), make([]float64, len(top))
-	last := stages[len(stages)-1].Probs
-	for i, t := range top {
-		labels[i] = notebook.TokenLabel(label(t.ID))
-		model[i], drawn[i] = stages[0].Probs[t.ID], last[t.ID]
-	}
-	chart := notebook.GroupedBars(title, "probability", labels,
-		notebook.Series{Name: "model", Values: model}, notebook.Series{Name: "sampled from", Values: drawn})
-	return notebook.HTML(chart) + StageLine(counts), nil
-}
-
-// StageLine describes counts as one line of HTML: "model: 2048 tokens →
-// top-k: 40 → top-p: 12", and how many of the tokens are left to draw from.
-func StageLine(counts []StageCount) string {
-	var parts []string
-	for i, c := range counts {
-		unit := ""
-		if i == 0 {
-			unit = " tokens"
-		}
-		parts = append(parts, fmt.Sprintf("%s: %d%s", html.EscapeString(c.Stage), c.Left, unit))
-	}
-	left := 0
-	if len(counts) > 0 {
-		left = counts[len(counts)-1].Left
-	}
-	return fmt.Sprintf(`<p style="font-family: monospace">%s<br>the token is drawn from %d %s</p>`,
-		strings.Join(parts, " → "), left, plural(left, "token", "tokens"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // ProbsOf returns softmax of logits in float32, the precision the engine's

@@ -3,11 +3,9 @@ package experiment
 import (
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 func TestRankedAndMass(t *testing.T) {
@@ -42,9 +40,6 @@ func TestRankedAndMass(t *testing.T) {
 	}
 	if got := Drawable([]float64{0, 0.5, 0, 0.5}); got != 2 {
 		t.Errorf("Drawable = %d; want 2", got)
-	}
-	if got := notebook.RankLabels(3); !slices.Equal(got, []string{"1", "2", "3"}) {
-		t.Errorf("RankLabels(3) = %v", got)
 	}
 }
 
@@ -125,34 +120,8 @@ func TestSamplerStages(t *testing.T) {
 	}
 }
 
-func TestStageLineAndView(t *testing.T) {
-	line := StageLine([]StageCount{{"model", 4}, {"top-k", 3}, {"min-p", 1}})
-	want := `<p style="font-family: monospace">model: 4 tokens → top-k: 3 → min-p: 1<br>the token is drawn from 1 token</p>`
-	if line != want {
-		t.Errorf("StageLine = %s\nwant        %s", line, want)
-	}
-	z := logitsFor(0.5, 0.25, 0.125, 0.125)
-	names := []string{"a", " b", "c", "d"}
-	view, err := SamplerView("t", z, func(id int) string { return names[id] }, engine.Options{Temperature: 1, TopP: 0.7}, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{"model: 4 tokens → top-p: 2", "drawn from 2 tokens", "␣b", "sampled from", "tokenbytoken-chart"} {
-		if !strings.Contains(view, s) {
-			t.Errorf("SamplerView lacks %q", s)
-		}
-	}
-	if strings.Contains(view, `"d"`) {
-		t.Error("SamplerView shows token d, which is not among the 3 most likely (ties by lower id)")
-	}
-}
-
-func TestTopLabelsAndValues(t *testing.T) {
+func TestTopValues(t *testing.T) {
 	top := []engine.TokenLogProb{{ID: 2}, {ID: 0}}
-	names := []string{" a", "b", "c\n"}
-	if got := notebook.TopLabels(top, func(id int) string { return names[id] }); !slices.Equal(got, []string{"c⏎", "␣a"}) {
-		t.Errorf("TopLabels = %v", got)
-	}
 	if got := TopValues([]float64{0.25, 0.125, 0.625}, top); !slices.Equal(got, []float64{0.625, 0.25}) {
 		t.Errorf("TopValues = %v; want [0.625 0.25]", got)
 	}

@@ -8,14 +8,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/parallel"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // Speculative decoding, measured (notebook 10): the rounds of a run, the
-// distribution of the tokens it draws, and the charts of both.
+// distribution of the tokens it draws (engine/notebook draws both).
 
 // ExpectedTokensPerPass is how many tokens a round of speculative decoding
 // yields on average when each checked proposal is accepted with
@@ -100,56 +98,6 @@ func MeasureDrafter(target engine.LM, drafter engine.Drafter, prompt []int, opts
 		}
 	}
 	return run, nil
-}
-
-// SpeculativeRunHTML is the view of one run for a γ knob: a bar chart of how
-// many tokens its rounds added, measured and as the acceptance model
-// predicts, then a line of text with α and the tokens per target pass,
-// measured and by ExpectedTokensPerPass.
-func SpeculativeRunHTML(r SpeculativeRun) string {
-	measured, predicted := r.YieldShares()
-	labels := make([]string, r.Gamma+1)
-	for i := range labels {
-		labels[i] = fmt.Sprint(i + 1)
-	}
-	alpha := r.Stats.AcceptanceRate()
-	chart := notebook.GroupedBars(fmt.Sprintf("γ = %d: tokens added per round (%d rounds)", r.Gamma, len(r.Yields)), "share of rounds", labels,
-		notebook.Series{Name: "measured", Values: roundTo(measured, 3)},
-		notebook.Series{Name: fmt.Sprintf("predicted from α = %.2f", alpha), Values: roundTo(predicted, 3)})
-	return notebook.HTML(chart) + fmt.Sprintf(`<p style="font-family: monospace">γ = %d: α = %.2f; %d tokens from %d target passes = %.2f tokens per pass `+
-		`(formula (1 − α^(γ+1)) / (1 − α): %.2f); %d draft passes, %.2f per token; %d of %d proposals used</p>`,
-		r.Gamma, alpha, len(r.Stats.Tokens), r.Stats.TargetPasses, r.Stats.TokensPerTargetPass(), ExpectedTokensPerPass(alpha, r.Gamma),
-		r.Stats.DraftPasses, float64(r.Stats.DraftPasses)/float64(max(1, len(r.Stats.Tokens))), r.Stats.Accepted, r.Stats.Drafted)
-}
-
-// SpeculativeGammaChart draws tokens per target pass against γ for runs
-// with γ = 1, 2, …: measured, by the formula fed each run's measured α, and
-// α itself.
-func SpeculativeGammaChart(runs []SpeculativeRun) *charts.Line {
-	var x []string
-	var measured, formula, alphas []float64
-	for _, r := range runs {
-		alpha := r.Stats.AcceptanceRate()
-		x = append(x, fmt.Sprint(r.Gamma))
-		measured = append(measured, r.Stats.TokensPerTargetPass())
-		formula = append(formula, ExpectedTokensPerPass(alpha, r.Gamma))
-		alphas = append(alphas, alpha)
-	}
-	return notebook.LinesXY("Tokens per target pass", "γ (tokens drafted per round)", "tokens", x,
-		notebook.Series{Name: "measured", Values: roundTo(measured, 3)},
-		notebook.Series{Name: "(1 − α^(γ+1)) / (1 − α)", Values: roundTo(formula, 3)},
-		notebook.Series{Name: "α (acceptance rate)", Values: roundTo(alphas, 3)})
-}
-
-// roundTo rounds values to a number of decimals, so that a chart's labels
-// and tooltips stay short.
-func roundTo(values []float64, decimals int) []float64 {
-	p := math.Pow(10, float64(decimals))
-	out := make([]float64, len(values))
-	for i, v := range values {
-		out[i] = math.Round(v*p) / p
-	}
-	return out
 }
 
 // NextTokenDistribution returns the model's distribution over the token
@@ -274,38 +222,6 @@ func TotalVariation(p, q []float64) float64 {
 		d += math.Abs(p[i] - q[i])
 	}
 	return d / 2
-}
-
-// TopTokenBars compares distributions over one vocabulary with grouped
-// bars: one group for each of the k tokens that rank (a distribution over
-// the same vocabulary) gives the most probability, labelled by label(id),
-// and a last group "other" with the rest of each distribution. Every series
-// needs one value per token.
-func TopTokenBars(title string, rank []float64, k int, label func(id int) string, series ...notebook.Series) *charts.Bar {
-	first := rank
-	ids := TopIDs(rank, k)
-	labels := make([]string, 0, len(ids)+1)
-	for _, id := range ids {
-		labels = append(labels, label(id))
-	}
-	labels = append(labels, "other")
-	bars := make([]notebook.Series, len(series))
-	for i, s := range series {
-		if len(s.Values) != len(first) {
-			panic(fmt.Sprintf("experiment.TopTokenBars: series %q has %d values for %d tokens", s.Name, len(s.Values), len(first)))
-		}
-		rest := 0.0
-		for _, v := range s.Values {
-			rest += v
-		}
-		values := make([]float64, 0, len(labels))
-		for _, id := range ids {
-			values = append(values, s.Values[id])
-			rest -= s.Values[id]
-		}
-		bars[i] = notebook.Series{Name: s.Name, Values: roundTo(append(values, math.Max(0, rest)), 3)}
-	}
-	return notebook.GroupedBars(title, "probability", labels, bars...)
 }
 
 // TopIDs returns the ids of the k largest probabilities, largest first

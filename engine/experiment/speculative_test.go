@@ -2,15 +2,12 @@ package experiment
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // lateTableLM always gives the same logits, whatever the prefix.
@@ -85,17 +82,6 @@ func TestYieldShares(t *testing.T) {
 	}
 }
 
-func TestSpeculativeRunHTML(t *testing.T) {
-	r := SpeculativeRun{Gamma: 2, Yields: []int{3, 1},
-		Stats: engine.SpeculativeStats{Tokens: make([]int, 4), TargetPasses: 2, DraftPasses: 4, Drafted: 4, Accepted: 2, Rejected: 1}}
-	h := SpeculativeRunHTML(r)
-	for _, want := range []string{"γ = 2: tokens added per round (2 rounds)", "α = 0.67", "4 tokens from 2 target passes = 2.00 tokens per pass", "(formula (1 − α^(γ+1)) / (1 − α): 2.11)"} {
-		if !strings.Contains(h, want) {
-			t.Errorf("the view lacks %q", want)
-		}
-	}
-}
-
 func TestTotalVariationAndShares(t *testing.T) {
 	if got := TotalVariation([]float64{0.5, 0.5}, []float64{1, 0}); !lateNear(got, 0.5) {
 		t.Errorf("TotalVariation = %v, want 0.5", got)
@@ -105,45 +91,6 @@ func TestTotalVariationAndShares(t *testing.T) {
 	}
 	if got := Shares([]int{1, 3, 0}); !slices.Equal(got, []float64{0.25, 0.75, 0}) {
 		t.Errorf("Shares = %v, want [0.25 0.75 0]", got)
-	}
-}
-
-func TestTopTokenBars(t *testing.T) {
-	names := []string{"a", "b", "c"}
-	chart := TopTokenBars("t", []float64{0.1, 0.6, 0.3}, 1, func(id int) string { return names[id] },
-		notebook.Series{Name: "p", Values: []float64{0.1, 0.6, 0.3}},
-		notebook.Series{Name: "q", Values: []float64{0.5, 0.2, 0.3}})
-	chart.Validate()
-	raw, err := json.Marshal(chart.JSON())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opt struct {
-		XAxis []struct {
-			Data []string `json:"data"`
-		} `json:"xAxis"`
-		Series []struct {
-			Data []struct {
-				Value float64 `json:"value"`
-			} `json:"data"`
-		} `json:"series"`
-	}
-	if err := json.Unmarshal(raw, &opt); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(opt.XAxis[0].Data, []string{"b", "other"}) {
-		t.Errorf("labels %v, want [b other]: the top token of the ranking, then the rest", opt.XAxis[0].Data)
-	}
-	var got [][]float64
-	for _, s := range opt.Series {
-		var v []float64
-		for _, d := range s.Data {
-			v = append(v, d.Value)
-		}
-		got = append(got, v)
-	}
-	if len(got) != 2 || !slices.Equal(got[0], []float64{0.6, 0.4}) || !slices.Equal(got[1], []float64{0.2, 0.8}) {
-		t.Errorf("bars %v, want [[0.6 0.4] [0.2 0.8]]", got)
 	}
 }
 

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
 // Wall-clock speed-up of speculative decoding (notebook 10): plain greedy
@@ -54,24 +52,6 @@ func (t SpeedTrial) Table() string {
 			g, st.AcceptanceRate(), st.TokensPerTargetPass(), Milliseconds(Median(t.Spec[i])), t.SpeedUp(i))
 	}
 	return b.String()
-}
-
-// Chart draws the speed-up against γ, with tokens per target pass (the
-// speed-up if a pass over γ+1 tokens cost what a pass over one does) and
-// the break-even line at 1.
-func (t SpeedTrial) Chart(title string) *charts.Line {
-	x := make([]string, len(t.Gammas))
-	speedup, perPass, one := make([]float64, len(t.Gammas)), make([]float64, len(t.Gammas)), make([]float64, len(t.Gammas))
-	for i, g := range t.Gammas {
-		x[i] = fmt.Sprint(g)
-		speedup[i] = t.SpeedUp(i)
-		perPass[i] = t.Stats[i].TokensPerTargetPass()
-		one[i] = 1
-	}
-	return notebook.LinesXY(title, "γ (tokens drafted per round)", "×", x,
-		notebook.Series{Name: "measured speed-up", Values: roundTo(speedup, 3)},
-		notebook.Series{Name: "tokens per target pass", Values: roundTo(perPass, 3)},
-		notebook.Series{Name: "break-even", Values: one})
 }
 
 // MeasureSpeedUp times engine.Generate on prompt with at most maxNew new

@@ -43,7 +43,6 @@ func TestSpeedTrialSpeedUp(t *testing.T) {
 			t.Errorf("the table lacks %q:\n%s", s, table)
 		}
 	}
-	_ = tr.Chart("speed-up")
 }
 
 // TestMeasureSpeedUpOnTheCourseModel: on a text that repeats its prompt,

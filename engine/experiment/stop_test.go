@@ -6,25 +6,20 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
-	"github.com/tokenbytoken/course/engine/notebook"
 )
 
-func TestMaxIndexAndNumberedLabels(t *testing.T) {
+func TestMaxIndex(t *testing.T) {
 	if got := MaxIndex([]float64{0.1, 0.7, 0.7, 0.2}); got != 1 {
 		t.Errorf("MaxIndex = %d, want 1", got)
 	}
 	if got := MaxIndex(nil); got != -1 {
 		t.Errorf("MaxIndex(nil) = %d, want -1", got)
-	}
-	if got := notebook.NumberedLabels([]string{"a", " b"}); !slices.Equal(got, []string{"1 a", "2 ␣b"}) {
-		t.Errorf("NumberedLabels = %q", got)
 	}
 }
 

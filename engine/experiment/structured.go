@@ -319,7 +319,7 @@ func JSONString(text, key string) (string, bool) {
 
 // Larger returns, element by element, the larger of a and b, which must
 // have the same length: a ranking of tokens by either of two
-// distributions (for TopTokenBars).
+// distributions (for notebook.TopTokenBars).
 func Larger(a, b []float64) []float64 {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("experiment.Larger: %d values and %d", len(a), len(b)))

@@ -14,9 +14,9 @@ import (
 )
 
 // How training teaches (notebook 12): a small corpus of Go packages, the
-// loss at every position of a text, a fresh model, a live loss chart, a
-// file the course's model never trained on, and the cost of a text's
-// second copy.
+// loss at every position of a text, a fresh model (its live loss chart is
+// notebook.LossChart), a file the course's model never trained on, and the
+// cost of a text's second copy.
 
 // GoCorpus is hand-written Go source, file by file, split into a training
 // and a validation part.

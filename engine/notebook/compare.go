@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -121,4 +122,15 @@ func gridRight(series int) string {
 		return "180"
 	}
 	return "40"
+}
+
+// roundTo rounds values to a number of decimals, so that a chart's labels
+// and tooltips stay short.
+func roundTo(values []float64, decimals int) []float64 {
+	p := math.Pow(10, float64(decimals))
+	out := make([]float64, len(values))
+	for i, v := range values {
+		out[i] = math.Round(v*p) / p
+	}
+	return out
 }

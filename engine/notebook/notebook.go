@@ -4,7 +4,9 @@
 // token texts, knobs that redraw a view while a learner turns them
 // (Interact), and charts that grow while a cell runs (LiveLines). It draws
 // and formats; the experiments whose results it shows are in package
-// engine/experiment.
+// engine/experiment, which returns data: the views of its results
+// (AnswersChart, SpeculativeRunHTML, ForkHTML, …) take its types, so this
+// package imports it and not the other way round.
 //
 // A chart is sent to the notebook as one HTML fragment: the chart's <div>
 // and a script that first makes sure the ECharts library is loaded, then

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggufwrite"
 )
 
 // tinyShape is a small llama shape with grouped-query attention, for GGUF
@@ -21,35 +22,35 @@ var tinyShape = Config{Dim: 64, HiddenDim: 96, NLayers: 2, NHeads: 4, NKVHeads: 
 
 // spmVocab is a SentencePiece vocabulary of byte tokens only: <unk>, <s>,
 // </s>, then <0x00>..<0xFF>.
-func spmVocab() []gguf.KeyValue {
+func spmVocab() []ggufwrite.KeyValue {
 	tokens := []string{"<unk>", "<s>", "</s>"}
 	types := []int32{2, 3, 3}
 	for b := range 256 {
 		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
 		types = append(types, 6)
 	}
-	return []gguf.KeyValue{
-		{Key: "tokenizer.ggml.model", Value: gguf.StringValue("llama")},
-		{Key: "tokenizer.ggml.tokens", Value: gguf.StringsValue(tokens)},
-		{Key: "tokenizer.ggml.token_type", Value: gguf.Int32sValue(types)},
-		{Key: "tokenizer.ggml.scores", Value: gguf.Float32sValue(make([]float32, len(tokens)))},
-		{Key: "tokenizer.ggml.bos_token_id", Value: gguf.Uint32Value(1)},
-		{Key: "tokenizer.ggml.eos_token_id", Value: gguf.Uint32Value(2)},
+	return []ggufwrite.KeyValue{
+		{Key: "tokenizer.ggml.model", Value: ggufwrite.StringValue("llama")},
+		{Key: "tokenizer.ggml.tokens", Value: ggufwrite.StringsValue(tokens)},
+		{Key: "tokenizer.ggml.token_type", Value: ggufwrite.Int32sValue(types)},
+		{Key: "tokenizer.ggml.scores", Value: ggufwrite.Float32sValue(make([]float32, len(tokens)))},
+		{Key: "tokenizer.ggml.bos_token_id", Value: ggufwrite.Uint32Value(1)},
+		{Key: "tokenizer.ggml.eos_token_id", Value: ggufwrite.Uint32Value(2)},
 	}
 }
 
 // llamaMeta is the llama.* metadata of shape c.
-func llamaMeta(c Config) []gguf.KeyValue {
-	return []gguf.KeyValue{
-		{Key: "general.architecture", Value: gguf.StringValue("llama")},
-		{Key: "llama.embedding_length", Value: gguf.Uint32Value(uint32(c.Dim))},
-		{Key: "llama.feed_forward_length", Value: gguf.Uint32Value(uint32(c.HiddenDim))},
-		{Key: "llama.block_count", Value: gguf.Uint32Value(uint32(c.NLayers))},
-		{Key: "llama.attention.head_count", Value: gguf.Uint32Value(uint32(c.NHeads))},
-		{Key: "llama.attention.head_count_kv", Value: gguf.Uint32Value(uint32(c.NKVHeads))},
-		{Key: "llama.context_length", Value: gguf.Uint32Value(uint32(c.SeqLen))},
-		{Key: "llama.rope.freq_base", Value: gguf.Float32Value(10000)},
-		{Key: "llama.attention.layer_norm_rms_epsilon", Value: gguf.Float32Value(1e-5)},
+func llamaMeta(c Config) []ggufwrite.KeyValue {
+	return []ggufwrite.KeyValue{
+		{Key: "general.architecture", Value: ggufwrite.StringValue("llama")},
+		{Key: "llama.embedding_length", Value: ggufwrite.Uint32Value(uint32(c.Dim))},
+		{Key: "llama.feed_forward_length", Value: ggufwrite.Uint32Value(uint32(c.HiddenDim))},
+		{Key: "llama.block_count", Value: ggufwrite.Uint32Value(uint32(c.NLayers))},
+		{Key: "llama.attention.head_count", Value: ggufwrite.Uint32Value(uint32(c.NHeads))},
+		{Key: "llama.attention.head_count_kv", Value: ggufwrite.Uint32Value(uint32(c.NKVHeads))},
+		{Key: "llama.context_length", Value: ggufwrite.Uint32Value(uint32(c.SeqLen))},
+		{Key: "llama.rope.freq_base", Value: ggufwrite.Float32Value(10000)},
+		{Key: "llama.attention.layer_norm_rms_epsilon", Value: ggufwrite.Float32Value(1e-5)},
 	}
 }
 
@@ -77,18 +78,18 @@ func q8Bytes(r *rand.Rand, rows, cols int) []byte {
 
 // tinyTensors are the tensors of a model of shape c: the llama2.c weights w
 // as float32 (q8 false), or random Q8_0 matrices and float32 gains.
-func tinyTensors(c Config, w *Weights, r *rand.Rand, q8 bool) []gguf.TensorData {
+func tinyTensors(c Config, w *Weights, r *rand.Rand, q8 bool) []ggufwrite.TensorData {
 	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
-	mat := func(name string, rows, cols int, data []float32) gguf.TensorData {
+	mat := func(name string, rows, cols int, data []float32) ggufwrite.TensorData {
 		if q8 {
-			return gguf.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.Q8_0, Data: q8Bytes(r, rows, cols)}
+			return ggufwrite.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.Q8_0, Data: q8Bytes(r, rows, cols)}
 		}
-		return gguf.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.F32, Data: f32Bytes(data)}
+		return ggufwrite.TensorData{Name: name, Dims: []int64{int64(cols), int64(rows)}, Type: gguf.F32, Data: f32Bytes(data)}
 	}
-	gain := func(name string, data []float32) gguf.TensorData {
-		return gguf.TensorData{Name: name, Dims: []int64{int64(len(data))}, Type: gguf.F32, Data: f32Bytes(data)}
+	gain := func(name string, data []float32) ggufwrite.TensorData {
+		return ggufwrite.TensorData{Name: name, Dims: []int64{int64(len(data))}, Type: gguf.F32, Data: f32Bytes(data)}
 	}
-	ts := []gguf.TensorData{mat("token_embd.weight", c.VocabSize, d, w.TokenEmbedding), gain("output_norm.weight", w.RMSFinal)}
+	ts := []ggufwrite.TensorData{mat("token_embd.weight", c.VocabSize, d, w.TokenEmbedding), gain("output_norm.weight", w.RMSFinal)}
 	for l := range c.NLayers {
 		name := func(s string) string { return fmt.Sprintf("blk.%d.%s.weight", l, s) }
 		ts = append(ts,
@@ -117,10 +118,10 @@ func randomWeights(t *testing.T, c Config, r *rand.Rand) *Weights {
 }
 
 // writeGGUF writes a GGUF file in a test's folder and returns its path.
-func writeGGUF(t *testing.T, meta []gguf.KeyValue, tensors []gguf.TensorData) string {
+func writeGGUF(t *testing.T, meta []ggufwrite.KeyValue, tensors []ggufwrite.TensorData) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := gguf.Write(&b, 3, meta, tensors); err != nil {
+	if err := ggufwrite.Write(&b, 3, meta, tensors); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "model.gguf")
@@ -244,22 +245,22 @@ func TestGGUFRefusesBadModels(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	c := tinyShape
 	w := randomWeights(t, c, r)
-	good := func() ([]gguf.KeyValue, []gguf.TensorData) {
+	good := func() ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 		return append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, false)
 	}
-	set := func(meta []gguf.KeyValue, key string, v gguf.Value) []gguf.KeyValue {
+	set := func(meta []ggufwrite.KeyValue, key string, v ggufwrite.Value) []ggufwrite.KeyValue {
 		for i := range meta {
 			if meta[i].Key == key {
 				meta[i].Value = v
 				return meta
 			}
 		}
-		return append(meta, gguf.KeyValue{Key: key, Value: v})
+		return append(meta, ggufwrite.KeyValue{Key: key, Value: v})
 	}
-	drop := func(meta []gguf.KeyValue, key string) []gguf.KeyValue {
-		return slices.DeleteFunc(meta, func(kv gguf.KeyValue) bool { return kv.Key == key })
+	drop := func(meta []ggufwrite.KeyValue, key string) []ggufwrite.KeyValue {
+		return slices.DeleteFunc(meta, func(kv ggufwrite.KeyValue) bool { return kv.Key == key })
 	}
-	tensor := func(ts []gguf.TensorData, name string) *gguf.TensorData {
+	tensor := func(ts []ggufwrite.TensorData, name string) *ggufwrite.TensorData {
 		for i := range ts {
 			if ts[i].Name == name {
 				return &ts[i]
@@ -270,49 +271,49 @@ func TestGGUFRefusesBadModels(t *testing.T) {
 	}
 	for _, bad := range []struct {
 		name string
-		edit func(meta []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData)
+		edit func(meta []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData)
 		says string
 	}{
-		{"another architecture", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
-			return set(m, "general.architecture", gguf.StringValue("mamba")), ts
+		{"another architecture", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
+			return set(m, "general.architecture", ggufwrite.StringValue("mamba")), ts
 		}, `architecture is "mamba"`},
-		{"a missing tensor", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
-			return m, slices.DeleteFunc(ts, func(t gguf.TensorData) bool { return t.Name == "blk.1.ffn_up.weight" })
+		{"a missing tensor", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
+			return m, slices.DeleteFunc(ts, func(t ggufwrite.TensorData) bool { return t.Name == "blk.1.ffn_up.weight" })
 		}, "no tensor blk.1.ffn_up.weight"},
-		{"a misshapen tensor", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+		{"a misshapen tensor", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 			tq := tensor(ts, "blk.0.attn_k.weight")
 			tq.Dims = []int64{32, 64}
 			tq.Data = tq.Data[:32*64*4]
 			return m, ts
 		}, "tensor blk.0.attn_k.weight has dimensions [32 64]; the model's shape needs [64 32]"},
-		{"a type the engine does not compute with", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+		{"a type the engine does not compute with", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 			tq := tensor(ts, "blk.0.attn_q.weight")
 			tq.Type, tq.Data = gguf.Q5_0, make([]byte, 64*64/32*22)
 			return m, ts
 		}, "Q5_0"},
-		{"a vocabulary that disagrees with the tensors", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+		{"a vocabulary that disagrees with the tensors", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 			tok := []string{"<unk>", "<s>", "</s>"}
 			for b := range 255 {
 				tok = append(tok, fmt.Sprintf("<0x%02X>", b))
 			}
-			m = set(m, "tokenizer.ggml.tokens", gguf.StringsValue(tok))
-			m = set(m, "tokenizer.ggml.token_type", gguf.Int32sValue(append([]int32{2, 3, 3}, slices.Repeat([]int32{6}, 255)...)))
-			return set(m, "tokenizer.ggml.scores", gguf.Float32sValue(make([]float32, 258))), ts
+			m = set(m, "tokenizer.ggml.tokens", ggufwrite.StringsValue(tok))
+			m = set(m, "tokenizer.ggml.token_type", ggufwrite.Int32sValue(append([]int32{2, 3, 3}, slices.Repeat([]int32{6}, 255)...)))
+			return set(m, "tokenizer.ggml.scores", ggufwrite.Float32sValue(make([]float32, 258))), ts
 		}, "the tokenizer has 258 tokens but token_embd.weight has 259 rows"},
-		{"no tokenizer", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+		{"no tokenizer", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 			return drop(m, "tokenizer.ggml.tokens"), ts
 		}, "tokenizer.ggml.tokens"},
-		{"merges that name unknown tokens", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
-			m = set(m, "tokenizer.ggml.model", gguf.StringValue("gpt2"))
-			return set(m, "tokenizer.ggml.merges", gguf.StringsValue([]string{"zz qq"})), ts
+		{"merges that name unknown tokens", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
+			m = set(m, "tokenizer.ggml.model", ggufwrite.StringValue("gpt2"))
+			return set(m, "tokenizer.ggml.merges", ggufwrite.StringsValue([]string{"zz qq"})), ts
 		}, "zz"},
-		{"scaled rotary embeddings", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
-			return set(m, "llama.rope.scaling.type", gguf.StringValue("yarn")), ts
+		{"scaled rotary embeddings", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
+			return set(m, "llama.rope.scaling.type", ggufwrite.StringValue("yarn")), ts
 		}, `llama.rope.scaling.type = "yarn"`},
-		{"an absurd shape", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
-			return set(m, "llama.block_count", gguf.Uint64Value(1<<40)), ts
+		{"an absurd shape", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
+			return set(m, "llama.block_count", ggufwrite.Uint64Value(1<<40)), ts
 		}, "llama.block_count"},
-		{"a NaN gain", func(m []gguf.KeyValue, ts []gguf.TensorData) ([]gguf.KeyValue, []gguf.TensorData) {
+		{"a NaN gain", func(m []ggufwrite.KeyValue, ts []ggufwrite.TensorData) ([]ggufwrite.KeyValue, []ggufwrite.TensorData) {
 			g := tensor(ts, "blk.1.ffn_norm.weight")
 			g.Data = slices.Clone(g.Data)
 			binary.LittleEndian.PutUint32(g.Data[8:], math.Float32bits(float32(math.NaN())))
@@ -356,7 +357,7 @@ func FuzzLoadGGUF(f *testing.F) {
 	}
 	for _, q8 := range []bool{false, true} {
 		var b bytes.Buffer
-		if err := gguf.Write(&b, 3, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, q8)); err != nil {
+		if err := ggufwrite.Write(&b, 3, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, q8)); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())

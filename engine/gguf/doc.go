@@ -1,8 +1,9 @@
 // Package gguf reads GGUF files, the model format of llama.cpp, Ollama and
 // LM Studio: a header of typed key/value metadata (the model's shape, its
 // tokenizer, its chat template), a table of tensor infos, and the tensors'
-// data, aligned, at the end. It also writes them, for tests that need a
-// model of their own.
+// data, aligned, at the end. It only reads them: the engine never writes
+// one, and the tests that need a file of their own write it with
+// engine/internal/ggufwrite.
 //
 // Open maps a file and Parse reads one held in memory; either returns a
 // File with the metadata and tensor infos in file order. Metadata values

@@ -1,7 +1,6 @@
 package gguf_test
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"log"
@@ -14,23 +13,25 @@ import (
 // data is a slice of the file. (Open does the same for a path, mapping the
 // file rather than reading it.)
 func ExampleParse() {
-	// A tiny file: two keys and one 3-by-2 matrix of float32.
-	data := make([]byte, 0, 24)
+	// A tiny file, byte by byte, every number little-endian: the magic,
+	// the version, 1 tensor and 2 keys; each key with its value's type
+	// and the value; the tensor's name, dimensions, type and offset in the
+	// data; then, aligned to 32 bytes, the data: a 3-by-2 matrix of
+	// float32.
+	le := binary.LittleEndian
+	str := func(b []byte, s string) []byte { return append(le.AppendUint64(b, uint64(len(s))), s...) }
+	file := le.AppendUint64(le.AppendUint64(le.AppendUint32([]byte("GGUF"), 3), 1), 2)
+	file = str(le.AppendUint32(str(file, "general.architecture"), uint32(gguf.String)), "llama")
+	file = le.AppendUint32(le.AppendUint32(str(file, "llama.block_count"), uint32(gguf.Uint32)), 2)
+	file = le.AppendUint32(str(file, "w"), 2)                          // 2 dimensions,
+	file = le.AppendUint64(le.AppendUint64(file, 3), 2)                // 3 by 2,
+	file = le.AppendUint64(le.AppendUint32(file, uint32(gguf.F32)), 0) // F32, at offset 0
+	file = append(file, make([]byte, (32-len(file)%32)%32)...)
 	for _, x := range []float32{1, 2, 3, 4, 5, 6} {
-		data = binary.LittleEndian.AppendUint32(data, math.Float32bits(x))
-	}
-	var file bytes.Buffer
-	err := gguf.Write(&file, 3, []gguf.KeyValue{
-		{Key: "general.architecture", Value: gguf.StringValue("llama")},
-		{Key: "llama.block_count", Value: gguf.Uint32Value(2)},
-	}, []gguf.TensorData{
-		{Name: "w", Dims: []int64{3, 2}, Type: gguf.F32, Data: data},
-	})
-	if err != nil {
-		log.Fatal(err)
+		file = le.AppendUint32(file, math.Float32bits(x))
 	}
 
-	f, err := gguf.Parse(file.Bytes())
+	f, err := gguf.Parse(file)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package gguf
+package gguf_test
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggufwrite"
 )
 
 // FuzzParse checks that Parse never panics, that its errors say where in
@@ -15,7 +18,7 @@ import (
 func FuzzParse(f *testing.F) {
 	for _, version := range []uint32{2, 3} {
 		f.Add(encode(f, version, everyValue(), everyTensor()))
-		f.Add(encode(f, version, []KeyValue{{"general.alignment", Uint32Value(8)}}, everyTensor()[:2]))
+		f.Add(encode(f, version, []ggufwrite.KeyValue{{Key: "general.alignment", Value: ggufwrite.Uint32Value(8)}}, everyTensor()[:2]))
 	}
 	f.Add(encode(f, 3, nil, nil))
 	for _, c := range hostile {
@@ -44,10 +47,10 @@ func FuzzParse(f *testing.F) {
 			file.Ints(kv.Key)
 			file.Floats(kv.Key)
 		}
-		tensors := make([]TensorData, len(file.Tensors))
+		tensors := make([]ggufwrite.TensorData, len(file.Tensors))
 		for i := range file.Tensors {
 			tn := &file.Tensors[i]
-			n, err := tensorSize(tn.Dims, tn.Type)
+			n, err := TensorSize(tn.Dims, tn.Type)
 			if err != nil || n != int64(len(tn.Data)) || tn.Elements() < 0 {
 				t.Fatalf("tensor %q: %d bytes of data for %s %v (%v)", tn.Name, len(tn.Data), tn.Type, tn.Dims, err)
 			}
@@ -57,11 +60,15 @@ func FuzzParse(f *testing.F) {
 			if got, ok := file.Tensor(tn.Name); !ok || got != tn {
 				t.Fatalf("Tensor(%q) is not tensor %d", tn.Name, i)
 			}
-			tensors[i] = TensorData{tn.Name, tn.Dims, tn.Type, tn.Data}
+			tensors[i] = ggufwrite.TensorData{Name: tn.Name, Dims: tn.Dims, Type: tn.Type, Data: tn.Data}
 		}
 
+		meta := make([]ggufwrite.KeyValue, len(file.Metadata))
+		for i, kv := range file.Metadata {
+			meta[i] = ggufwrite.KeyValue{Key: kv.Key, Value: written(kv.Value)}
+		}
 		var out bytes.Buffer
-		if err := Write(&out, file.Version, file.Metadata, tensors); err != nil {
+		if err := ggufwrite.Write(&out, file.Version, meta, tensors); err != nil {
 			t.Fatalf("Write refuses what Parse read: %v", err)
 		}
 		again, err := Parse(out.Bytes())

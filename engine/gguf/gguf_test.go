@@ -1,4 +1,4 @@
-package gguf
+package gguf_test
 
 import (
 	"bytes"
@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggufwrite"
 )
 
 // raw builds GGUF bytes field by field, for files the writer would refuse.
@@ -42,19 +45,72 @@ func (r raw) info(name string, dims []uint64, typ Type, offset uint64) raw {
 	return r.u32(uint32(typ)).u64(offset)
 }
 
-func encode(t testing.TB, version uint32, meta []KeyValue, tensors []TensorData) []byte {
+func encode(t testing.TB, version uint32, meta []ggufwrite.KeyValue, tensors []ggufwrite.TensorData) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, version, meta, tensors); err != nil {
+	if err := ggufwrite.Write(&b, version, meta, tensors); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
+// readBack writes meta alone to a file and reads it back: the values as
+// a File holds them.
+func readBack(t testing.TB, meta []ggufwrite.KeyValue) []KeyValue {
+	t.Helper()
+	f, err := Parse(encode(t, 3, meta, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Metadata
+}
+
+// written is v as ggufwrite writes it, for comparing what was read with
+// what was written. Floats keep their bits, NaN payloads included.
+func written(v Value) ggufwrite.Value {
+	switch v.Type() {
+	case Array:
+		elems, _ := v.Elems()
+		w := make([]ggufwrite.Value, len(elems))
+		for i, e := range elems {
+			w[i] = written(e)
+		}
+		return ggufwrite.ArrayValue(v.ElemType(), w...)
+	case String:
+		s, _ := v.Text()
+		return ggufwrite.StringValue(s)
+	case Bool:
+		b, _ := v.Bool()
+		return ggufwrite.BoolValue(b)
+	case Float32:
+		return ggufwrite.Float32Value(math.Float32frombits(uint32(ValueBits(v))))
+	case Float64:
+		return ggufwrite.Float64Value(math.Float64frombits(ValueBits(v)))
+	}
+	bits := ValueBits(v) // integers sign-extended
+	switch v.Type() {
+	case Uint8:
+		return ggufwrite.Uint8Value(uint8(bits))
+	case Int8:
+		return ggufwrite.Int8Value(int8(bits))
+	case Uint16:
+		return ggufwrite.Uint16Value(uint16(bits))
+	case Int16:
+		return ggufwrite.Int16Value(int16(bits))
+	case Uint32:
+		return ggufwrite.Uint32Value(uint32(bits))
+	case Int32:
+		return ggufwrite.Int32Value(int32(bits))
+	case Uint64:
+		return ggufwrite.Uint64Value(bits)
+	}
+	return ggufwrite.Int64Value(int64(bits))
+}
+
 // randomTensor makes a tensor of the given type and dimensions filled with
 // random bytes: the reader never decodes them.
-func randomTensor(rng *rand.Rand, name string, typ Type, dims ...int64) TensorData {
-	n, err := tensorSize(dims, typ)
+func randomTensor(rng *rand.Rand, name string, typ Type, dims ...int64) ggufwrite.TensorData {
+	n, err := TensorSize(dims, typ)
 	if err != nil {
 		panic(err)
 	}
@@ -62,57 +118,57 @@ func randomTensor(rng *rand.Rand, name string, typ Type, dims ...int64) TensorDa
 	for i := range data {
 		data[i] = byte(rng.Uint32())
 	}
-	return TensorData{name, dims, typ, data}
+	return ggufwrite.TensorData{Name: name, Dims: dims, Type: typ, Data: data}
 }
 
 // everyValue is one metadata entry of every type, scalars and arrays,
 // including empty and nested arrays, with values at the edges of their
 // ranges.
-func everyValue() []KeyValue {
-	return []KeyValue{
-		{"general.architecture", StringValue("llama")},
-		{"t.uint8", Uint8Value(200)},
-		{"t.int8", Int8Value(-100)},
-		{"t.uint16", Uint16Value(60000)},
-		{"t.int16", Int16Value(-30000)},
-		{"t.uint32", Uint32Value(4_000_000_000)},
-		{"t.int32", Int32Value(-2_000_000_000)},
-		{"t.float32", Float32Value(3.14159)},
-		{"t.bool_true", BoolValue(true)},
-		{"t.bool_false", BoolValue(false)},
-		{"t.string", StringValue("héllo, 世界\n\x00 end")},
-		{"t.string_empty", StringValue("")},
-		{"t.uint64", Uint64Value(math.MaxUint64)},
-		{"t.int64", Int64Value(math.MinInt64)},
-		{"t.float64", Float64Value(-2.5e300)},
-		{"a.uint8", Uint8sValue([]uint8{0, 1, 255})},
-		{"a.int8", Int8sValue([]int8{-128, 0, 127})},
-		{"a.uint16", Uint16sValue([]uint16{0, 65535})},
-		{"a.int16", Int16sValue([]int16{-32768, 32767})},
-		{"a.uint32", Uint32sValue([]uint32{0, 1, math.MaxUint32})},
-		{"a.int32", Int32sValue([]int32{math.MinInt32, -1, 0, math.MaxInt32})},
-		{"a.float32", Float32sValue([]float32{0, -1.5, float32(math.Inf(1)), math.SmallestNonzeroFloat32, math.MaxFloat32})},
-		{"a.bool", BoolsValue([]bool{true, false, true})},
-		{"a.string", StringsValue([]string{"a", "", "Ġthe", "<|im_end|>", "\x00\xff"})},
-		{"a.uint64", Uint64sValue([]uint64{0, math.MaxUint64})},
-		{"a.int64", Int64sValue([]int64{math.MinInt64, math.MaxInt64})},
-		{"a.float64", Float64sValue([]float64{math.Pi, -0.0, 1e-300})},
-		{"a.empty", Int32sValue(nil)},
-		{"a.nested", ArrayValue(Array,
-			StringsValue([]string{"x", "yz"}),
-			StringsValue(nil),
-			StringsValue([]string{"w"}))},
-		{"a.nested_ints", ArrayValue(Array,
-			ArrayValue(Array, Int32sValue([]int32{1, 2}), Int32sValue([]int32{3})),
-			ArrayValue(Array))},
+func everyValue() []ggufwrite.KeyValue {
+	return []ggufwrite.KeyValue{
+		{Key: "general.architecture", Value: ggufwrite.StringValue("llama")},
+		{Key: "t.uint8", Value: ggufwrite.Uint8Value(200)},
+		{Key: "t.int8", Value: ggufwrite.Int8Value(-100)},
+		{Key: "t.uint16", Value: ggufwrite.Uint16Value(60000)},
+		{Key: "t.int16", Value: ggufwrite.Int16Value(-30000)},
+		{Key: "t.uint32", Value: ggufwrite.Uint32Value(4_000_000_000)},
+		{Key: "t.int32", Value: ggufwrite.Int32Value(-2_000_000_000)},
+		{Key: "t.float32", Value: ggufwrite.Float32Value(3.14159)},
+		{Key: "t.bool_true", Value: ggufwrite.BoolValue(true)},
+		{Key: "t.bool_false", Value: ggufwrite.BoolValue(false)},
+		{Key: "t.string", Value: ggufwrite.StringValue("héllo, 世界\n\x00 end")},
+		{Key: "t.string_empty", Value: ggufwrite.StringValue("")},
+		{Key: "t.uint64", Value: ggufwrite.Uint64Value(math.MaxUint64)},
+		{Key: "t.int64", Value: ggufwrite.Int64Value(math.MinInt64)},
+		{Key: "t.float64", Value: ggufwrite.Float64Value(-2.5e300)},
+		{Key: "a.uint8", Value: ggufwrite.Uint8sValue([]uint8{0, 1, 255})},
+		{Key: "a.int8", Value: ggufwrite.Int8sValue([]int8{-128, 0, 127})},
+		{Key: "a.uint16", Value: ggufwrite.Uint16sValue([]uint16{0, 65535})},
+		{Key: "a.int16", Value: ggufwrite.Int16sValue([]int16{-32768, 32767})},
+		{Key: "a.uint32", Value: ggufwrite.Uint32sValue([]uint32{0, 1, math.MaxUint32})},
+		{Key: "a.int32", Value: ggufwrite.Int32sValue([]int32{math.MinInt32, -1, 0, math.MaxInt32})},
+		{Key: "a.float32", Value: ggufwrite.Float32sValue([]float32{0, -1.5, float32(math.Inf(1)), math.SmallestNonzeroFloat32, math.MaxFloat32})},
+		{Key: "a.bool", Value: ggufwrite.BoolsValue([]bool{true, false, true})},
+		{Key: "a.string", Value: ggufwrite.StringsValue([]string{"a", "", "Ġthe", "<|im_end|>", "\x00\xff"})},
+		{Key: "a.uint64", Value: ggufwrite.Uint64sValue([]uint64{0, math.MaxUint64})},
+		{Key: "a.int64", Value: ggufwrite.Int64sValue([]int64{math.MinInt64, math.MaxInt64})},
+		{Key: "a.float64", Value: ggufwrite.Float64sValue([]float64{math.Pi, -0.0, 1e-300})},
+		{Key: "a.empty", Value: ggufwrite.Int32sValue(nil)},
+		{Key: "a.nested", Value: ggufwrite.ArrayValue(Array,
+			ggufwrite.StringsValue([]string{"x", "yz"}),
+			ggufwrite.StringsValue(nil),
+			ggufwrite.StringsValue([]string{"w"}))},
+		{Key: "a.nested_ints", Value: ggufwrite.ArrayValue(Array,
+			ggufwrite.ArrayValue(Array, ggufwrite.Int32sValue([]int32{1, 2}), ggufwrite.Int32sValue([]int32{3})),
+			ggufwrite.ArrayValue(Array))},
 	}
 }
 
 // everyTensor is a tensor of several types, shapes and sizes, one with no
 // data.
-func everyTensor() []TensorData {
+func everyTensor() []ggufwrite.TensorData {
 	rng := rand.New(rand.NewPCG(1, 2))
-	return []TensorData{
+	return []ggufwrite.TensorData{
 		randomTensor(rng, "f32", F32, 4, 3),
 		randomTensor(rng, "f16", F16, 7),
 		randomTensor(rng, "q8_0", Q8_0, 64, 2),
@@ -138,9 +194,9 @@ func canon(v Value) string {
 		}
 		return fmt.Sprintf("a:%s:%d:%s", v.ElemType(), v.Len(), shortHash([]byte(strings.Join(lines, "\n"))))
 	case Float32:
-		return fmt.Sprintf("f32:%08x", v.bits)
+		return fmt.Sprintf("f32:%08x", ValueBits(v))
 	case Float64:
-		return fmt.Sprintf("f64:%016x", v.bits)
+		return fmt.Sprintf("f64:%016x", ValueBits(v))
 	}
 	return v.String() // integers in decimal, bools as true or false
 }
@@ -250,10 +306,10 @@ func TestHandWrittenFile(t *testing.T) {
 		t.Errorf("got version %d, alignment %d, data at %d, tensor %+v", f.Version, f.Alignment, f.DataOffset(), *w)
 	}
 
-	written := encode(t, 3, []KeyValue{
-		{"general.architecture", StringValue("llama")},
-		{"n", Int32sValue([]int32{-1, 7})},
-	}, []TensorData{{"w", []int64{2, 1}, F32, file[dataStart : dataStart+8]}})
+	written := encode(t, 3, []ggufwrite.KeyValue{
+		{Key: "general.architecture", Value: ggufwrite.StringValue("llama")},
+		{Key: "n", Value: ggufwrite.Int32sValue([]int32{-1, 7})},
+	}, []ggufwrite.TensorData{{Name: "w", Dims: []int64{2, 1}, Type: F32, Data: file[dataStart : dataStart+8]}})
 	if !bytes.Equal(written, file) {
 		t.Errorf("Write wrote\n%x\nwant\n%x", written, file)
 	}
@@ -266,7 +322,7 @@ func TestRoundTrip(t *testing.T) {
 		for _, align := range []uint32{0, 1, 8, 32, 64, 4096} {
 			meta := everyValue()
 			if align != 0 {
-				meta = append(meta, KeyValue{"general.alignment", Uint32Value(align)})
+				meta = append(meta, ggufwrite.KeyValue{Key: "general.alignment", Value: ggufwrite.Uint32Value(align)})
 			}
 			tensors := everyTensor()
 			b := encode(t, version, meta, tensors)
@@ -286,7 +342,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("%d keys, want %d", len(f.Metadata), len(meta))
 			}
 			for i, kv := range f.Metadata {
-				if kv.Key != meta[i].Key || !reflect.DeepEqual(kv.Value, meta[i].Value) {
+				if kv.Key != meta[i].Key || !reflect.DeepEqual(written(kv.Value), meta[i].Value) {
 					t.Errorf("key %d: read %s = %v, wrote %s = %v", i, kv.Key, kv.Value, meta[i].Key, meta[i].Value)
 				}
 			}
@@ -387,8 +443,8 @@ func TestGetters(t *testing.T) {
 		get  func() error
 		want string
 	}{
-		{func() error { _, err := StringValue("x").Uint(); return err }, `gguf: value is a string, want an integer`},
-		{func() error { _, err := Uint8Value(1).Elems(); return err }, `gguf: value is a uint8, want an array`},
+		{func() error { v, _ := f.Lookup("t.string"); _, err := v.Uint(); return err }, `gguf: value is a string, want an integer`},
+		{func() error { v, _ := f.Lookup("t.uint8"); _, err := v.Elems(); return err }, `gguf: value is a uint8, want an array`},
 		{func() error { _, err := f.Uint("llama.block_count"); return err }, `gguf: no key "llama.block_count"`},
 		{func() error { _, err := f.Strings("tokenizer.ggml.merges"); return err }, `gguf: no key "tokenizer.ggml.merges"`},
 		{func() error { _, err := f.Uint("t.string"); return err }, `gguf: key "t.string" is a string, want an integer`},
@@ -414,72 +470,29 @@ func TestGetters(t *testing.T) {
 // Value.String prints numbers as Go does, strings quoted, and long arrays
 // cut short.
 func TestValueString(t *testing.T) {
-	for _, c := range []struct {
-		v    Value
+	cases := []struct {
+		v    ggufwrite.Value
 		want string
 	}{
-		{Int8Value(-5), "-5"},
-		{Uint64Value(math.MaxUint64), "18446744073709551615"},
-		{Float32Value(1e-5), "1e-05"},
-		{Float64Value(0.1), "0.1"},
-		{BoolValue(true), "true"},
-		{StringValue("a\"b\n"), `"a\"b\n"`},
-		{StringsValue([]string{"x", "y"}), `["x", "y"]`},
-		{Int32sValue([]int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), "[1, 2, 3, 4, 5, 6, 7, 8, ... 2 more]"},
-		{Int32sValue(nil), "[]"},
-	} {
-		if got := c.v.String(); got != c.want {
-			t.Errorf("got %s, want %s", got, c.want)
+		{ggufwrite.Int8Value(-5), "-5"},
+		{ggufwrite.Uint64Value(math.MaxUint64), "18446744073709551615"},
+		{ggufwrite.Float32Value(1e-5), "1e-05"},
+		{ggufwrite.Float64Value(0.1), "0.1"},
+		{ggufwrite.BoolValue(true), "true"},
+		{ggufwrite.StringValue("a\"b\n"), `"a\"b\n"`},
+		{ggufwrite.StringsValue([]string{"x", "y"}), `["x", "y"]`},
+		{ggufwrite.Int32sValue([]int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), "[1, 2, 3, 4, 5, 6, 7, 8, ... 2 more]"},
+		{ggufwrite.Int32sValue(nil), "[]"},
+	}
+	meta := make([]ggufwrite.KeyValue, len(cases))
+	for i, c := range cases {
+		meta[i] = ggufwrite.KeyValue{Key: fmt.Sprint(i), Value: c.v}
+	}
+	for i, kv := range readBack(t, meta) {
+		if got := kv.Value.String(); got != cases[i].want {
+			t.Errorf("got %s, want %s", got, cases[i].want)
 		}
 	}
-}
-
-// Write refuses what Parse would, and writes nothing then.
-func TestWriteRefuses(t *testing.T) {
-	ok := []TensorData{{"w", []int64{2}, F32, make([]byte, 8)}}
-	for _, c := range []struct {
-		version uint32
-		meta    []KeyValue
-		tensors []TensorData
-		want    string
-	}{
-		{1, nil, nil, "version 1, want 2 or 3"},
-		{3, []KeyValue{{"a", Uint8Value(1)}, {"a", Uint8Value(2)}}, nil, `key "a" appears twice`},
-		{3, []KeyValue{{"general.alignment", Uint64Value(64)}}, nil, "general.alignment is a uint64, want a uint32"},
-		{3, []KeyValue{{"general.alignment", Uint32Value(48)}}, nil, "general.alignment is 48, want a power of two"},
-		{3, []KeyValue{{"a", ArrayValue(Uint8, Uint8Value(1), Int8Value(2))}}, nil, `key "a": element 1 is an int8 in an array of uint8`},
-		{3, []KeyValue{{"a", ArrayValue(ValueType(13))}}, nil, `key "a": element type 13 is not a GGUF value type`},
-		{3, []KeyValue{{"a", ArrayValue(Array, ArrayValue(String, Int8Value(2)))}}, nil, `key "a": element 0: element 0 is an int8 in an array of strings`},
-		{3, []KeyValue{{"a", nest(maxNesting + 1)}}, nil, `key "a": arrays nested 33 deep, more than 32`},
-		{3, nil, append(ok, ok...), `tensor "w" appears twice`},
-		{3, nil, []TensorData{{"w", []int64{3}, F32, make([]byte, 8)}}, `tensor "w": 8 bytes of data, want 12 for F32 [3]`},
-		{3, nil, []TensorData{{"w", []int64{1, 1, 1, 1, 1}, F32, make([]byte, 4)}}, `tensor "w" has 5 dimensions, at most 4`},
-		{3, nil, []TensorData{{"w", []int64{-1}, F32, nil}}, `tensor "w": dimensions [-1]: -1 is negative`},
-		{3, nil, []TensorData{{"w", []int64{16}, Q4_0, make([]byte, 9)}}, `tensor "w": a row of 16 numbers is not a whole number of Q4_0 blocks of 32`},
-		{3, nil, []TensorData{{"w", []int64{1}, Type(99), make([]byte, 4)}}, `tensor "w": type id 99, which GGUF does not define`},
-	} {
-		var b bytes.Buffer
-		err := Write(&b, c.version, c.meta, c.tensors)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("got %v, want an error containing %q", err, c.want)
-		}
-		if b.Len() != 0 {
-			t.Errorf("%s: wrote %d bytes", c.want, b.Len())
-		}
-	}
-	// The nesting Parse reads, Write writes.
-	if err := Write(new(bytes.Buffer), 3, []KeyValue{{"a", nest(maxNesting)}}, nil); err != nil {
-		t.Error(err)
-	}
-}
-
-// nest returns arrays nested depth deep around an empty one.
-func nest(depth int) Value {
-	v := ArrayValue(Uint8)
-	for range depth - 1 {
-		v = ArrayValue(Array, v)
-	}
-	return v
 }
 
 // Open reads what Write wrote, refuses what is not a regular file, and

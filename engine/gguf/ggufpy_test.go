@@ -1,4 +1,4 @@
-package gguf
+package gguf_test
 
 import (
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	. "github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggufwrite"
 )
 
 // smolLM2 is the model the project's install step downloads, from the
@@ -59,7 +62,7 @@ func TestSmolLM2MatchesGGUFPy(t *testing.T) {
 	}
 	// Open's caller sees the bytes through the mapping: the file's hash
 	// taken through it must be the one gguf-py printed.
-	if got := fileLine(f.data); got != want[0] {
+	if got := fileLine(FileData(f)); got != want[0] {
 		t.Fatalf("the model is not the recorded one: %s", got)
 	}
 	compareLines(t, dump(f), want[1:])
@@ -193,8 +196,8 @@ func BenchmarkStringsVocab(b *testing.B) {
 
 // writtenFile is a file with every value type, nested arrays, a
 // non-default alignment and tensors of several types, for gguf-py to read.
-func writtenFile() (meta []KeyValue, tensors []TensorData) {
-	meta = append(everyValue(), KeyValue{"general.alignment", Uint32Value(64)})
+func writtenFile() (meta []ggufwrite.KeyValue, tensors []ggufwrite.TensorData) {
+	meta = append(everyValue(), ggufwrite.KeyValue{Key: "general.alignment", Value: ggufwrite.Uint32Value(64)})
 	return meta, everyTensor()
 }
 
@@ -216,9 +219,12 @@ func TestGGUFPyReadsWrittenFile(t *testing.T) {
 			got, want[0])
 	}
 
-	// What was meant, without the offsets, which are the writer's choice.
+	// What was meant, without the offsets, which are the writer's choice:
+	// the values as this package reads them from a file of their own (the
+	// getters' tests check those against the Go values), the tensors as
+	// they were given.
 	meant := []string{"version 3", "alignment 64"}
-	for _, kv := range meta {
+	for _, kv := range readBack(t, meta) {
 		meant = append(meant, kvLine(kv))
 	}
 	for _, t := range tensors {

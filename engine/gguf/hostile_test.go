@@ -1,10 +1,13 @@
-package gguf
+package gguf_test
 
 import (
 	"errors"
 	"runtime"
 	"strings"
 	"testing"
+
+	. "github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/ggufwrite"
 )
 
 // tensorFile is a version-3 file with the given tensor infos (already
@@ -62,13 +65,13 @@ var hostile = []struct {
 	{"bool", header(0, 1).str("b").u32(uint32(Bool)).u8(2), `key "b": bool byte is 2, want 0 or 1`},
 	{"bool in an array", header(0, 1).str("b").u32(uint32(Array)).u32(uint32(Bool)).u64(2).u8(1).u8(255),
 		`key "b": element 1: bool byte is 255, want 0 or 1`},
-	{"nesting", header(0, 1).str("n").append(nested(maxNesting + 1)), `key "n": element 0: element 0:`},
-	{"nesting", header(0, 1).str("n").append(nested(maxNesting + 1)), `arrays nested more than 32 deep`},
+	{"nesting", header(0, 1).str("n").append(nested(MaxNesting + 1)), `key "n": element 0: element 0:`},
+	{"nesting", header(0, 1).str("n").append(nested(MaxNesting + 1)), `arrays nested more than 32 deep`},
 	{"duplicate key", header(0, 2).str("a").u32(uint32(Uint8)).u8(1).str("a").u32(uint32(Uint8)).u8(2),
 		`key "a" appears twice, at bytes 24 and 38 (at byte 38)`},
-	{"alignment type", header(0, 1).str(alignmentKey).u32(uint32(Uint64)).u64(64), "general.alignment is a uint64, want a uint32 (at byte 24)"},
-	{"alignment 0", header(0, 1).str(alignmentKey).u32(uint32(Uint32)).u32(0), "general.alignment is 0, want a power of two"},
-	{"alignment 48", header(0, 1).str(alignmentKey).u32(uint32(Uint32)).u32(48), "general.alignment is 48, want a power of two"},
+	{"alignment type", header(0, 1).str("general.alignment").u32(uint32(Uint64)).u64(64), "general.alignment is a uint64, want a uint32 (at byte 24)"},
+	{"alignment 0", header(0, 1).str("general.alignment").u32(uint32(Uint32)).u32(0), "general.alignment is 0, want a power of two"},
+	{"alignment 48", header(0, 1).str("general.alignment").u32(uint32(Uint32)).u32(48), "general.alignment is 48, want a power of two"},
 	{"n_dims", tensorFile(1, 0, nil, raw{}.str("w").u32(1000), 0), `tensor "w" has 1000 dimensions, at most 4`},
 	{"dimension", tensorFile(1, 0, nil, raw{}.info("w", []uint64{4, 1 << 63}, F32, 0), 16),
 		`tensor "w": dimension 1 is 9223372036854775808, more than an int64 holds`},
@@ -83,7 +86,7 @@ var hostile = []struct {
 	{"blocks", tensorFile(1, 0, nil, raw{}.info("w", []uint64{33, 2}, Q4_1, 0), 100),
 		`tensor "w": a row of 33 numbers is not a whole number of Q4_1 blocks of 32`},
 	{"misaligned", tensorFile(1, 0, nil, raw{}.info("w", w4, F32, 16), 32), `tensor "w": data offset 16 is not a multiple of the alignment, 32`},
-	{"misaligned 64", tensorFile(1, 1, raw{}.str(alignmentKey).u32(uint32(Uint32)).u32(64), raw{}.info("w", w4, F32, 32), 64),
+	{"misaligned 64", tensorFile(1, 1, raw{}.str("general.alignment").u32(uint32(Uint32)).u32(64), raw{}.info("w", w4, F32, 32), 64),
 		`tensor "w": data offset 32 is not a multiple of the alignment, 64`},
 	{"offset", tensorFile(1, 0, nil, raw{}.info("w", w4, F32, 1<<63), 32), `tensor "w": data offset 9223372036854775808 is more than an int64 holds`},
 	{"past the end", tensorFile(1, 0, nil, raw{}.info("w", []uint64{16}, F32, 32), 64),
@@ -184,12 +187,12 @@ func TestMemoryBoundedByClaims(t *testing.T) {
 // even for a file of nothing but the smallest possible keys.
 func TestMemoryBoundedBySize(t *testing.T) {
 	const keys = 20000
-	meta := make([]KeyValue, keys)
+	meta := make([]ggufwrite.KeyValue, keys)
 	for i := range meta {
-		meta[i] = KeyValue{string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676)), BoolValue(i%2 == 0)}
+		meta[i] = ggufwrite.KeyValue{Key: string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676)), Value: ggufwrite.BoolValue(i%2 == 0)}
 	}
 	small := encode(t, 3, meta, nil)
-	// Each key costs its KeyValue, a map entry, its name and where it
+	// Each key costs its ggufwrite.KeyValue, a map entry, its name and where it
 	// starts: several times the bytes it takes in the file.
 	n := allocated(small)
 	t.Logf("%d keys in %d bytes: parsing allocated %d", keys, len(small), n)
@@ -202,7 +205,7 @@ func TestMemoryBoundedBySize(t *testing.T) {
 	for i := range vocab {
 		vocab[i] = strings.Repeat("x", i%13)
 	}
-	big := encode(t, 3, []KeyValue{{"tokenizer.ggml.tokens", StringsValue(vocab)}}, nil)
+	big := encode(t, 3, []ggufwrite.KeyValue{{Key: "tokenizer.ggml.tokens", Value: ggufwrite.StringsValue(vocab)}}, nil)
 	n = allocated(big)
 	t.Logf("a vocabulary in %d bytes: parsing allocated %d", len(big), n)
 	if n > uint64(len(big))+4096 {

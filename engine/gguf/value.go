@@ -1,7 +1,6 @@
 package gguf
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -114,9 +113,10 @@ type KeyValue struct {
 // A Value is a metadata value: a number, a bool, a string or an array of
 // values of one type (arrays of arrays included). Read it with the typed
 // methods (Uint, Text, Strings...), which say what they found when the
-// type is not the one asked for; build one with the constructors
-// (Uint32Value, StringsValue, ArrayValue...). The zero Value is the
-// uint8 0.
+// type is not the one asked for. Values come from a File (Metadata,
+// Lookup): the package reads GGUF and does not write it (the module's
+// tests write their files with engine/internal/ggufwrite). The zero Value
+// is the uint8 0.
 //
 // A Value holds its own copy of the bytes, so it stays valid after the
 // File it came from is closed. An array is kept as the file encodes it
@@ -127,7 +127,6 @@ type Value struct {
 	n    int       // an array's length
 	bits uint64    // a number or bool: its bits, integers sign-extended
 	s    string    // a string's bytes; an array's elements, encoded
-	bad  string    // why an array built by ArrayValue cannot be written
 }
 
 // Type is the value's type.
@@ -389,181 +388,4 @@ func le64(b string) uint64 { return uint64(le32(b)) | uint64(le32(b[4:]))<<32 }
 
 func le32(b string) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
-// appendValue appends v as GGUF encodes it after its type: a number in its
-// own width, a string as its 8-byte length and bytes, an array as its
-// element type, its 8-byte count and its elements.
-func appendValue(b []byte, v Value) []byte {
-	switch v.typ {
-	case String:
-		b = binary.LittleEndian.AppendUint64(b, uint64(len(v.s)))
-		return append(b, v.s...)
-	case Array:
-		b = binary.LittleEndian.AppendUint32(b, uint32(v.elem))
-		b = binary.LittleEndian.AppendUint64(b, uint64(v.n))
-		return append(b, v.s...)
-	}
-	return appendScalar(b, v.typ, v.bits)
-}
-
-func appendScalar(b []byte, t ValueType, bits uint64) []byte {
-	switch t.size() {
-	case 1:
-		return append(b, byte(bits))
-	case 2:
-		return binary.LittleEndian.AppendUint16(b, uint16(bits))
-	case 4:
-		return binary.LittleEndian.AppendUint32(b, uint32(bits))
-	}
-	return binary.LittleEndian.AppendUint64(b, bits)
-}
-
-// Uint8Value returns a uint8 Value.
-func Uint8Value(v uint8) Value { return Value{typ: Uint8, bits: uint64(v)} }
-
-// Int8Value returns an int8 Value.
-func Int8Value(v int8) Value { return Value{typ: Int8, bits: uint64(int64(v))} }
-
-// Uint16Value returns a uint16 Value.
-func Uint16Value(v uint16) Value { return Value{typ: Uint16, bits: uint64(v)} }
-
-// Int16Value returns an int16 Value.
-func Int16Value(v int16) Value { return Value{typ: Int16, bits: uint64(int64(v))} }
-
-// Uint32Value returns a uint32 Value.
-func Uint32Value(v uint32) Value { return Value{typ: Uint32, bits: uint64(v)} }
-
-// Int32Value returns an int32 Value.
-func Int32Value(v int32) Value { return Value{typ: Int32, bits: uint64(int64(v))} }
-
-// Uint64Value returns a uint64 Value.
-func Uint64Value(v uint64) Value { return Value{typ: Uint64, bits: v} }
-
-// Int64Value returns an int64 Value.
-func Int64Value(v int64) Value { return Value{typ: Int64, bits: uint64(v)} }
-
-// Float32Value returns a float32 Value.
-func Float32Value(v float32) Value { return Value{typ: Float32, bits: uint64(math.Float32bits(v))} }
-
-// Float64Value returns a float64 Value.
-func Float64Value(v float64) Value { return Value{typ: Float64, bits: math.Float64bits(v)} }
-
-// BoolValue returns a bool Value.
-func BoolValue(v bool) Value {
-	if v {
-		return Value{typ: Bool, bits: 1}
-	}
-	return Value{typ: Bool}
-}
-
-// StringValue returns a string Value.
-func StringValue(s string) Value { return Value{typ: String, s: s} }
-
-// ArrayValue returns an array of elements of type elem, which may be
-// arrays themselves. An element of another type, or an elem that is not a
-// GGUF type, makes a Value that Write refuses, saying which.
-func ArrayValue(elem ValueType, elems ...Value) Value {
-	v := Value{typ: Array, elem: elem, n: len(elems)}
-	if !elem.valid() {
-		v.bad = fmt.Sprintf("element type %d is not a GGUF value type", uint32(elem))
-		return v
-	}
-	var b []byte
-	for i, e := range elems {
-		if e.typ != elem {
-			v.bad = fmt.Sprintf("element %d is %s in an array of %s", i, e.describe(), elem.plural())
-			return v
-		}
-		if e.bad != "" {
-			v.bad = fmt.Sprintf("element %d: %s", i, e.bad)
-			return v
-		}
-		b = appendValue(b, e)
-	}
-	v.s = string(b)
-	return v
-}
-
-// StringsValue returns an array of strings.
-func StringsValue(s []string) Value {
-	n := 0
-	for _, e := range s {
-		n += 8 + len(e)
-	}
-	b := make([]byte, 0, n)
-	for _, e := range s {
-		b = binary.LittleEndian.AppendUint64(b, uint64(len(e)))
-		b = append(b, e...)
-	}
-	return Value{typ: Array, elem: String, n: len(s), s: string(b)}
-}
-
-// numbers encodes an array of fixed-size values of type t.
-func numbers[T any](t ValueType, vs []T, bits func(T) uint64) Value {
-	b := make([]byte, 0, len(vs)*t.size())
-	for _, v := range vs {
-		b = appendScalar(b, t, bits(v))
-	}
-	return Value{typ: Array, elem: t, n: len(vs), s: string(b)}
-}
-
-// Uint8sValue returns an array of uint8.
-func Uint8sValue(v []uint8) Value {
-	return numbers(Uint8, v, func(x uint8) uint64 { return uint64(x) })
-}
-
-// Int8sValue returns an array of int8.
-func Int8sValue(v []int8) Value {
-	return numbers(Int8, v, func(x int8) uint64 { return uint64(x) })
-}
-
-// Uint16sValue returns an array of uint16.
-func Uint16sValue(v []uint16) Value {
-	return numbers(Uint16, v, func(x uint16) uint64 { return uint64(x) })
-}
-
-// Int16sValue returns an array of int16.
-func Int16sValue(v []int16) Value {
-	return numbers(Int16, v, func(x int16) uint64 { return uint64(x) })
-}
-
-// Uint32sValue returns an array of uint32.
-func Uint32sValue(v []uint32) Value {
-	return numbers(Uint32, v, func(x uint32) uint64 { return uint64(x) })
-}
-
-// Int32sValue returns an array of int32.
-func Int32sValue(v []int32) Value {
-	return numbers(Int32, v, func(x int32) uint64 { return uint64(x) })
-}
-
-// Uint64sValue returns an array of uint64.
-func Uint64sValue(v []uint64) Value {
-	return numbers(Uint64, v, func(x uint64) uint64 { return x })
-}
-
-// Int64sValue returns an array of int64.
-func Int64sValue(v []int64) Value {
-	return numbers(Int64, v, func(x int64) uint64 { return uint64(x) })
-}
-
-// Float32sValue returns an array of float32.
-func Float32sValue(v []float32) Value {
-	return numbers(Float32, v, func(x float32) uint64 { return uint64(math.Float32bits(x)) })
-}
-
-// Float64sValue returns an array of float64.
-func Float64sValue(v []float64) Value {
-	return numbers(Float64, v, math.Float64bits)
-}
-
-// BoolsValue returns an array of bools.
-func BoolsValue(v []bool) Value {
-	return numbers(Bool, v, func(x bool) uint64 {
-		if x {
-			return 1
-		}
-		return 0
-	})
 }

@@ -1,0 +1,44 @@
+// Command serve answers the OpenAI API's chat and completion requests with
+// the course's engine, so that any client of that API can use it.
+//
+// Usage:
+//
+//	go run ./engine/cmd/serve [flags]
+//
+// For example:
+//
+//	go run ./engine/cmd/serve
+//	go run ./engine/cmd/serve -model smollm2,default -addr 127.0.0.1:9000
+//
+// and then, from another terminal:
+//
+//	curl -N http://127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model": "smollm2", "messages": [{"role": "user", "content": "Name three fruits."}], "stream": true}'
+//
+// It prints its limits (each model's context, the KV cache a generation
+// may take, how many generations run at once and how many requests may
+// wait) and the address it listens on, then serves until Ctrl-C. Package
+// engine/serve says what each request parameter does.
+//
+// The flags are:
+//
+//	-addr string
+//		The address to listen on: loopback unless you say otherwise.
+//		(default "127.0.0.1:8080")
+//	-api-key string
+//		The key every request must bring as Authorization: Bearer <key>
+//		(default: none asked).
+//	-concurrent int
+//		Generations run at once. (default 2)
+//	-max-body int
+//		The largest request body, in bytes; past it, 413. (default 1048576)
+//	-model string
+//		The models to serve, comma-separated: "smollm2"
+//		(SmolLM2-135M-Instruct, installed by make install), "default" (the
+//		built-in model) or GGUF files; a request names one by this name (a
+//		file by its base name). (default "smollm2")
+//	-queue int
+//		Requests that may wait for a generation; past them, 429. (default 16)
+//
+// Exit status: 0 when stopped by Ctrl-C, 2 for a mistake on the command
+// line, 1 when a model cannot be loaded or the address cannot be used.
+package main

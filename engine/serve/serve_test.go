@@ -1,0 +1,512 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+)
+
+// The server is checked against the engine it wraps: what it answers must
+// be what engine.Generate gives for the same prompt and settings.
+
+var (
+	defaultOnce  sync.Once
+	defaultModel *Model
+	defaultErr   error
+	smolOnce     sync.Once
+	smolModel    *Model
+	smolErr      error
+)
+
+// builtIn is the engine's built-in model, as the server names it.
+func builtIn(t *testing.T) *Model {
+	t.Helper()
+	defaultOnce.Do(func() {
+		m, tok, err := engine.Default()
+		defaultModel, defaultErr = &Model{ID: "default", Model: m, Tokenizer: tok}, err
+	})
+	if defaultErr != nil {
+		t.Fatal(defaultErr)
+	}
+	return defaultModel
+}
+
+// smolLM2 is SmolLM2-135M-Instruct, which has a chat template.
+func smolLM2(t *testing.T) *Model {
+	t.Helper()
+	testmodel.Path(t, testmodel.SmolLM2)
+	smolOnce.Do(func() {
+		m, tok, err := engine.SmolLM2()
+		smolModel, smolErr = &Model{ID: "smollm2", Model: m, Tokenizer: tok}, err
+	})
+	if smolErr != nil {
+		t.Fatal(smolErr)
+	}
+	return smolModel
+}
+
+// start serves the models on a loopback port for the test.
+func start(t *testing.T, cfg Config) (*Server, string) {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts.URL
+}
+
+// post sends a JSON body and returns the status and the decoded answer.
+func post(t *testing.T, url, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	data, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("POST %s %s: status %d, body %q is not JSON: %v", url, clip(body, 200), resp.StatusCode, data, err)
+	}
+	return resp.StatusCode, out
+}
+
+// engineText is what engine.Generate writes for the prompt and options,
+// with each token's piece and log-probability.
+func engineText(t *testing.T, m *Model, prompt string, opts engine.Options) (text string, pieces []string, logprobs []float64, finish engine.FinishReason) {
+	t.Helper()
+	for step, err := range engine.Generate(context.Background(), m.Model, m.Tokenizer, prompt, opts) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		text += step.Text
+		if step.ID != engine.NoToken && step.Finish != engine.FinishEOS {
+			pieces = append(pieces, step.Piece)
+			logprobs = append(logprobs, step.LogProb)
+		}
+		if step.Finish != "" {
+			finish = step.Finish
+		}
+	}
+	return text, pieces, logprobs, finish
+}
+
+// TestCompletionIsGenerate: a greedy completion through the API is
+// engine.Generate's, token for token, with the same log-probabilities.
+func TestCompletionIsGenerate(t *testing.T) {
+	m := builtIn(t)
+	_, url := start(t, Config{Models: []*Model{m}})
+	for _, prompt := range []string{"func main() {", "package ", "// Copyright"} {
+		status, out := post(t, url+"/v1/completions", fmt.Sprintf(`{"model": "default", "prompt": %q, "temperature": 0, "max_tokens": 24, "logprobs": 3}`, prompt))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %v", status, out)
+		}
+		want, pieces, lps, finish := engineText(t, m, prompt, engine.Options{MaxNewTokens: 24})
+		choice := out["choices"].([]any)[0].(map[string]any)
+		if got := choice["text"].(string); got != want {
+			t.Errorf("prompt %q: text %q; engine.Generate wrote %q", prompt, got, want)
+		}
+		if got := choice["engine_finish_reason"]; got != string(finish) {
+			t.Errorf("prompt %q: engine_finish_reason %v; want %s", prompt, got, finish)
+		}
+		lp := choice["logprobs"].(map[string]any)
+		tokens, values := lp["tokens"].([]any), lp["token_logprobs"].([]any)
+		if len(tokens) != len(pieces) {
+			t.Fatalf("prompt %q: %d tokens in logprobs; engine.Generate made %d", prompt, len(tokens), len(pieces))
+		}
+		for i := range pieces {
+			if tokens[i] != pieces[i] || math.Abs(values[i].(float64)-lps[i]) > 1e-9 {
+				t.Errorf("prompt %q, token %d: %q %v; engine: %q %v", prompt, i, tokens[i], values[i], pieces[i], lps[i])
+			}
+			if top := lp["top_logprobs"].([]any)[i].(map[string]any); len(top) == 0 || len(top) > 3 {
+				t.Errorf("prompt %q, token %d: %d top log-probabilities; want 1 to 3", prompt, i, len(top))
+			}
+		}
+		u := out["usage"].(map[string]any)
+		if u["total_tokens"].(float64) != u["prompt_tokens"].(float64)+u["completion_tokens"].(float64) || u["completion_tokens"].(float64) < 1 {
+			t.Errorf("usage %v does not add up", u)
+		}
+	}
+}
+
+// TestChat: SmolLM2's answer to a conversation through the API is
+// engine.Chat's; streamed, the chunks' text joins to the same answer; the
+// same seed gives the same sampled text; a JSON Schema's answer parses.
+func TestChat(t *testing.T) {
+	m := smolLM2(t)
+	_, url := start(t, Config{Models: []*Model{m}})
+	messages := []engine.Message{{Role: "system", Content: "You are brief."}, {Role: "user", Content: "Name three fruits."}}
+	msgJSON, _ := json.Marshal(messages)
+	prompt, err := m.Tokenizer.ChatPrompt(messages, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _, _ := engineText(t, m, prompt, engine.Options{MaxNewTokens: 40})
+
+	t.Run("greedy", func(t *testing.T) {
+		status, out := post(t, url+"/v1/chat/completions", fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 0, "max_tokens": 40, "logprobs": true, "top_logprobs": 2}`, msgJSON))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %v", status, out)
+		}
+		choice := out["choices"].([]any)[0].(map[string]any)
+		msg := choice["message"].(map[string]any)
+		if msg["content"] != want || msg["role"] != "assistant" {
+			t.Errorf("message %v; engine.Chat wrote %q", msg, want)
+		}
+		content := choice["logprobs"].(map[string]any)["content"].([]any)
+		var joined strings.Builder
+		for _, c := range content {
+			entry := c.(map[string]any)
+			for _, b := range entry["bytes"].([]any) {
+				joined.WriteByte(byte(b.(float64)))
+			}
+			if n := len(entry["top_logprobs"].([]any)); n != 2 {
+				t.Errorf("%d top_logprobs; want 2", n)
+			}
+		}
+		if joined.String() != want {
+			t.Errorf("the logprobs' bytes join to %q; the answer is %q", joined.String(), want)
+		}
+	})
+
+	t.Run("streamed", func(t *testing.T) {
+		chunks := streamChunks(t, url+"/v1/chat/completions", fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 0, "max_tokens": 40, "stream": true, "stream_options": {"include_usage": true}}`, msgJSON))
+		var text strings.Builder
+		var finish any
+		var usageSeen bool
+		for _, c := range chunks {
+			if c["object"] != "chat.completion.chunk" {
+				t.Errorf("chunk object %v", c["object"])
+			}
+			for _, ch := range c["choices"].([]any) {
+				choice := ch.(map[string]any)
+				if d, ok := choice["delta"].(map[string]any); ok {
+					if s, ok := d["content"].(string); ok {
+						text.WriteString(s)
+					}
+				}
+				if choice["finish_reason"] != nil {
+					finish = choice["finish_reason"]
+				}
+			}
+			if c["usage"] != nil {
+				usageSeen = true
+			}
+		}
+		if text.String() != want {
+			t.Errorf("streamed text %q; engine.Chat wrote %q", text.String(), want)
+		}
+		if finish != "stop" && finish != "length" {
+			t.Errorf("finish_reason %v", finish)
+		}
+		if !usageSeen {
+			t.Error("no chunk with usage, though include_usage was set")
+		}
+	})
+
+	t.Run("seed", func(t *testing.T) {
+		body := fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 1.2, "max_tokens": 30, "seed": 42, "n": 2}`, msgJSON)
+		_, a := post(t, url+"/v1/chat/completions", body)
+		_, b := post(t, url+"/v1/chat/completions", body)
+		texts := func(out map[string]any) []string {
+			var s []string
+			for _, c := range out["choices"].([]any) {
+				s = append(s, c.(map[string]any)["message"].(map[string]any)["content"].(string))
+			}
+			return s
+		}
+		ta, tb := texts(a), texts(b)
+		if len(ta) != 2 || fmt.Sprint(ta) != fmt.Sprint(tb) {
+			t.Errorf("the same seed gave %q, then %q", ta, tb)
+		}
+	})
+
+	t.Run("json schema", func(t *testing.T) {
+		schema := `{"type": "object", "properties": {"fruits": {"type": "array", "items": {"type": "string"}}}, "required": ["fruits"]}`
+		status, out := post(t, url+"/v1/chat/completions", fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 0, "max_tokens": 60, "response_format": {"type": "json_schema", "json_schema": {"name": "fruits", "schema": %s}}}`, msgJSON, schema))
+		if status != http.StatusOK {
+			t.Fatalf("status %d: %v", status, out)
+		}
+		content := out["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
+		var v struct {
+			Fruits []string `json:"fruits"`
+		}
+		if err := json.Unmarshal([]byte(content), &v); err != nil || v.Fruits == nil {
+			t.Errorf("the answer %q is not an object with a list of fruits: %v", content, err)
+		}
+	})
+
+	t.Run("stop", func(t *testing.T) {
+		if len(want) < 4 {
+			t.Skip("the greedy answer is too short to stop in")
+		}
+		stop := want[2:4]
+		_, out := post(t, url+"/v1/chat/completions", fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 0, "max_tokens": 40, "stop": [%q]}`, msgJSON, stop))
+		choice := out["choices"].([]any)[0].(map[string]any)
+		if got := choice["message"].(map[string]any)["content"]; got != want[:strings.Index(want, stop)] || choice["finish_reason"] != "stop" {
+			t.Errorf("stop %q: %v, %v; want %q, stop", stop, got, choice["finish_reason"], want[:strings.Index(want, stop)])
+		}
+	})
+}
+
+// streamChunks reads a Server-Sent Events answer to its [DONE].
+func streamChunks(t *testing.T, url, body string) []map[string]any {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+		data, _ := io.ReadAll(resp.Body)
+		t.Fatalf("status %d, content type %q: %s", resp.StatusCode, ct, data)
+	}
+	var chunks []map[string]any
+	sc := bufio.NewScanner(resp.Body)
+	done := false
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			t.Fatalf("a line of the stream that is not an event: %q", line)
+		}
+		if data == "[DONE]" {
+			done = true
+			break
+		}
+		var c map[string]any
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatalf("event %q is not JSON: %v", data, err)
+		}
+		chunks = append(chunks, c)
+	}
+	if !done {
+		t.Fatal("the stream ended without data: [DONE]")
+	}
+	return chunks
+}
+
+// TestHostileRequests: each bad body gets a 4xx that names the problem,
+// in the API's error shape, and the server keeps serving.
+func TestHostileRequests(t *testing.T) {
+	m := builtIn(t)
+	_, url := start(t, Config{Models: []*Model{m}, MaxBodyBytes: 64 << 10})
+	manyStops := `["` + strings.Repeat(`a", "`, 9999) + `a"]`
+	for _, c := range []struct {
+		name, path, body string
+		status           int
+		param, says      string
+	}{
+		{"malformed JSON", "/v1/completions", `{"model": "default", "prompt": "x"`, 400, "", "not JSON"},
+		{"not an object", "/v1/completions", `[1, 2]`, 400, "", "want a JSON object"},
+		{"empty body", "/v1/completions", ``, 400, "", "empty"},
+		{"a string temperature", "/v1/completions", `{"model": "default", "prompt": "x", "temperature": "hot"}`, 400, "temperature", "want a number"},
+		{"a huge max_tokens", "/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": 1e30}`, 400, "max_tokens", "does not fit"},
+		{"NaN", "/v1/completions", `{"model": "default", "prompt": "x", "temperature": NaN}`, 400, "", "not JSON"},
+		{"invalid UTF-8", "/v1/completions", "{\"model\": \"default\", \"prompt\": \"\xff\xfe\"}", 400, "", "not valid UTF-8"},
+		{"10,000 stop strings", "/v1/completions", `{"model": "default", "prompt": "x", "stop": ` + manyStops + `}`, 400, "stop", "at most 4"},
+		{"n: 10000", "/v1/completions", `{"model": "default", "prompt": "x", "n": 10000}`, 400, "n", "n = 10000"},
+		{"max_tokens: -1", "/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": -1}`, 400, "max_tokens", "max_tokens = -1"},
+		{"temperature 3", "/v1/completions", `{"model": "default", "prompt": "x", "temperature": 3}`, 400, "temperature", "temperature = 3"},
+		{"top_p 0", "/v1/completions", `{"model": "default", "prompt": "x", "top_p": 0}`, 400, "top_p", "top_p = 0"},
+		{"a logit_bias id outside the vocabulary", "/v1/completions", `{"model": "default", "prompt": "x", "logit_bias": {"999999": 5}}`, 400, "logit_bias", "not a token id"},
+		{"no model", "/v1/completions", `{"prompt": "x"}`, 400, "model", "model is missing"},
+		{"an unknown model", "/v1/completions", `{"model": "gpt-5", "prompt": "x"}`, 404, "model", "not served here"},
+		{"empty messages", "/v1/chat/completions", `{"model": "default", "messages": []}`, 400, "messages", "messages is empty"},
+		{"a role it does not know", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "wizard", "content": "x"}]}`, 400, "messages[0].role", "want system, user or assistant"},
+		{"an image", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]}`, 400, "messages[0].content[0].type", "not supported"},
+		{"tools", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}`, 400, "tools", "tools is not supported"},
+		{"audio", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "x"}], "audio": {"voice": "x"}}`, 400, "audio", "not supported"},
+		{"top_logprobs without logprobs", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "x"}], "top_logprobs": 3}`, 400, "top_logprobs", "needs logprobs"},
+		{"a chat template the model lacks", "/v1/chat/completions", `{"model": "default", "messages": [{"role": "user", "content": "x"}]}`, 400, "messages", "chat template"},
+		{"a response format it does not know", "/v1/completions", `{"model": "default", "prompt": "x", "echo": true}`, 400, "echo", "not supported"},
+		{"a prompt longer than the context", "/v1/completions", `{"model": "default", "prompt": "` + strings.Repeat("func main() { ", 3000) + `"}`, 400, "prompt", "no room to generate"},
+		{"a body over the limit", "/v1/completions", `{"model": "default", "prompt": "` + strings.Repeat("x", 70<<10) + `"}`, 413, "", "over the server's limit"},
+		{"no such endpoint", "/v1/embeddings", `{}`, 404, "", "no endpoint"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, out := post(t, url+c.path, c.body)
+			e, ok := out["error"].(map[string]any)
+			if status != c.status || !ok {
+				t.Fatalf("status %d, %v; want %d and an error", status, out, c.status)
+			}
+			if msg, _ := e["message"].(string); !strings.Contains(msg, c.says) {
+				t.Errorf("message %q; want it to say %q", msg, c.says)
+			}
+			if c.param != "" && e["param"] != c.param {
+				t.Errorf("param %v; want %q", e["param"], c.param)
+			}
+			if _, ok := e["type"].(string); !ok {
+				t.Errorf("error %v has no type", e)
+			}
+		})
+	}
+	if status, out := post(t, url+"/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": 2, "some_extension": {"ignored": true}}`); status != http.StatusOK {
+		t.Errorf("after the hostile requests, a good one (with a field the API does not define): status %d, %v", status, out)
+	}
+	if status, out := post(t, url+"/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": 2, "temperature": 0, "top_k": 5, "min_p": 0.1, "repetition_penalty": 1.1, "presence_penalty": 0.5, "frequency_penalty": 0.5, "logit_bias": {"3": -100}, "seed": 7}`); status != http.StatusOK {
+		t.Errorf("every sampling parameter at once: status %d, %v", status, out)
+	}
+}
+
+// TestAPIKey: with a key, a request without it, or with another, gets
+// 401; with it, an answer.
+func TestAPIKey(t *testing.T) {
+	_, url := start(t, Config{Models: []*Model{builtIn(t)}, APIKey: "sesame"})
+	for _, c := range []struct {
+		header string
+		status int
+	}{{"", 401}, {"Bearer open", 401}, {"sesame", 401}, {"Bearer sesame", 200}} {
+		req, _ := http.NewRequest("GET", url+"/v1/models", nil)
+		if c.header != "" {
+			req.Header.Set("Authorization", c.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("Authorization %q: status %d; want %d", c.header, resp.StatusCode, c.status)
+		}
+	}
+}
+
+// TestModels lists the served models.
+func TestModels(t *testing.T) {
+	_, url := start(t, Config{Models: []*Model{builtIn(t)}})
+	resp, err := http.Get(url + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list modelList
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	if list.Object != "list" || len(list.Data) != 1 || list.Data[0].ID != "default" || list.Data[0].ContextLength != builtIn(t).Model.Config.SeqLen {
+		t.Errorf("models %+v", list)
+	}
+	if resp, err := http.Get(url + "/health"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("health: %v %v", resp, err)
+	}
+}
+
+// TestQueue: past the running generations and the queue, a request gets
+// 429 with Retry-After at once; one that waited runs once a slot frees.
+func TestQueue(t *testing.T) {
+	s, url := start(t, Config{Models: []*Model{builtIn(t)}, Concurrent: 1, Queue: 1})
+	s.slots <- struct{}{} // a generation holds the only slot
+	waited := make(chan int, 1)
+	go func() {
+		status, _ := post(t, url+"/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": 2}`)
+		waited <- status
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for s.queued.Load() != 1 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	resp, err := http.Post(url+"/v1/completions", "application/json", strings.NewReader(`{"model": "default", "prompt": "x", "max_tokens": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a request past the queue: status %d, Retry-After %q; want 429 and a time", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	<-s.slots
+	select {
+	case status := <-waited:
+		if status != 200 {
+			t.Errorf("the request that waited: status %d", status)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request that waited never ran")
+	}
+}
+
+// TestDisconnectCancels: a client that goes away mid-stream ends its
+// generation, and its slot is free again.
+func TestDisconnectCancels(t *testing.T) {
+	s, url := start(t, Config{Models: []*Model{builtIn(t)}, Concurrent: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", url+"/v1/completions", bytes.NewReader([]byte(`{"model": "default", "prompt": "func", "stream": true, "temperature": 1, "logit_bias": {"2": -100, "1": -100}}`)))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewReader(resp.Body).ReadString('\n') // the first event: the generation runs
+	if len(s.slots) != 1 {
+		t.Fatalf("%d generations running; want 1", len(s.slots))
+	}
+	cancel()
+	resp.Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(s.slots) != 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(s.slots) != 0 {
+		t.Error("the generation still holds its slot 10 s after its client went away")
+	}
+}
+
+// FuzzRequest: whatever the body, reading and checking a request answers
+// with a plan or an API error, and never panics.
+func FuzzRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"model": "default", "prompt": "x", "max_tokens": 3, "stop": ["a", "b"], "logit_bias": {"3": -100}}`,
+		`{"model": "default", "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}], "response_format": {"type": "json_schema", "json_schema": {"schema": {"type": "object"}}}}`,
+		`{"model": "default", "prompt": ["x"], "n": 2, "seed": -1, "top_k": 3, "min_p": 0.5, "stream": true, "stream_options": {"include_usage": true}}`,
+		`{"model": 1}`, `[]`, `null`, `{"stop": 7}`, "{\"prompt\": \"\xff\"}",
+	} {
+		f.Add([]byte(seed))
+	}
+	m, tok, err := engine.Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := New(Config{Models: []*Model{{ID: "default", Model: m, Tokenizer: tok}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, path := range []string{"/v1/chat/completions", "/v1/completions"} {
+			w := httptest.NewRecorder()
+			r := httptest.NewRequest("POST", path, bytes.NewReader(body))
+			var p *plan
+			var e *apiError
+			if path == "/v1/completions" {
+				var req completionRequest
+				p, e = s.read(w, r, &req, func() (*plan, *apiError) { return s.completionPlan(&req) })
+			} else {
+				var req chatRequest
+				p, e = s.read(w, r, &req, func() (*plan, *apiError) { return s.chatPlan(&req) })
+			}
+			switch {
+			case (p == nil) == (e == nil):
+				t.Fatalf("%s %q: plan %v and error %v", path, body, p, e)
+			case e != nil && (e.Status < 400 || e.Status > 499 || e.Message == ""):
+				t.Fatalf("%s %q: error %+v is not a 4xx with a message", path, body, e)
+			}
+		}
+	})
+}

@@ -159,7 +159,7 @@ func Load(model, tokenizerPath string) (*Model, *Tokenizer, error) {
 		}
 		return SmolLM2()
 	}
-	if isGGUF(model) {
+	if gguf.HasMagic(model) {
 		if tokenizerPath != "" {
 			return nil, nil, fmt.Errorf("%s is a GGUF file, which holds its own tokenizer; %s is not used with it", model, tokenizerPath)
 		}
@@ -180,18 +180,4 @@ func Load(model, tokenizerPath string) (*Model, *Tokenizer, error) {
 		return nil, nil, err
 	}
 	return m, tok, nil
-}
-
-// isGGUF reports whether the file at path starts with GGUF's magic number.
-// Only a regular file is opened: opening a named pipe would wait for a
-// writer (LoadModel then refuses it by name).
-func isGGUF(path string) bool {
-	f, _, err := regular.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	_, err = f.ReadAt(magic[:], 0)
-	return err == nil && string(magic[:]) == ggufMagic
 }

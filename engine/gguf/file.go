@@ -43,6 +43,22 @@ func Open(path string) (*File, error) {
 	return f, nil
 }
 
+// HasMagic reports whether path is a regular file that starts with GGUF's
+// magic number, "GGUF": a file to read with Open rather than as some other
+// format. It reads those 4 bytes only. A named pipe, a device or a
+// directory is not opened, and is not GGUF (opening a pipe would wait for
+// a writer); Open says what it is.
+func HasMagic(path string) bool {
+	f, _, err := regular.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [len(magic)]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && string(b[:]) == magic
+}
+
 // Close releases the file's bytes: unmaps them if Open mapped them. The
 // tensors' Data slices are set to nil, and any copy of one must no longer
 // be used. The metadata stays readable. Closing twice does nothing.

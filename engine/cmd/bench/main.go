@@ -742,7 +742,7 @@ func tokenizer(s settings, m *engine.Model) (*engine.Tokenizer, string, error) {
 		}
 		path = p
 	}
-	if path != "" && isGGUF(path) {
+	if path != "" && gguf.HasMagic(path) {
 		if s.tokPath != "" {
 			return nil, "", cli.Usagef("-tokenizer = %q: %s is a GGUF file, which holds its own tokenizer", s.tokPath, s.modelPath)
 		}
@@ -778,18 +778,6 @@ func tokenizer(s settings, m *engine.Model) (*engine.Tokenizer, string, error) {
 		return nil, "", err
 	}
 	return tok, fmt.Sprintf("made up, %d tokens", m.Config.VocabSize), nil
-}
-
-// isGGUF reports whether the file at path starts with GGUF's magic.
-func isGGUF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && string(magic[:]) == "GGUF"
 }
 
 // regularFile reports whether path names a regular file.

@@ -13,7 +13,6 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
-	"github.com/tokenbytoken/course/engine/internal/regular"
 )
 
 func main() {
@@ -82,7 +81,7 @@ func load(model, tokPath string, tokSet bool) (*engine.Tokenizer, error) {
 		}
 		model = p
 	}
-	if model != "default" && isGGUFMagic(model) {
+	if model != "default" && gguf.HasMagic(model) {
 		if tokSet {
 			return nil, cli.Usagef("-tokenizer: %s is a GGUF file, which holds its own tokenizer", model)
 		}
@@ -108,17 +107,4 @@ func load(model, tokPath string, tokSet bool) (*engine.Tokenizer, error) {
 		tokPath = filepath.Join(filepath.Dir(model), "tokenizer.bin")
 	}
 	return engine.LoadTokenizer(tokPath, 0)
-}
-
-// isGGUFMagic reports whether path is a regular file that starts with
-// GGUF's magic number (a named pipe is not opened: that would wait).
-func isGGUFMagic(path string) bool {
-	f, _, err := regular.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && string(magic[:]) == "GGUF"
 }

@@ -1,8 +1,7 @@
-// Package cli holds what the engine's commands (bench, cot, eval, generate,
-// tokenize, train) share about their command lines: an error type for
-// usage mistakes, the exit status of every outcome, and the check that
-// flags which do not apply to the run asked for are refused rather than
-// ignored.
+// Package cli holds what the engine's commands (every one in engine/cmd)
+// share about their command lines: an error type for usage mistakes, the
+// exit status of every outcome, and the check that flags which do not
+// apply to the run asked for are refused rather than ignored.
 //
 // Exit statuses: 0 for success (and -h), 2 for a usage error — a flag's
 // value out of range, flags that do not go together, a stray argument —,

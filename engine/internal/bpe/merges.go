@@ -98,7 +98,7 @@ func (t *Tokenizer) mergeWord(m *merger, word []byte, out []int) []int {
 		}
 		l, r := &pieces[left], &pieces[right]
 		if mg, ok := t.merges[pair{l.id, r.id}]; ok {
-			h = h.push(join{score: -float32(mg.rank), left: left, right: right, n: l.n + r.n, id: mg.id})
+			h = h.push(join{score: -float32(mg.rank), left: left, n: l.n + r.n, id: mg.id})
 		}
 	}
 	for i := 1; i < len(pieces); i++ {
@@ -107,8 +107,12 @@ func (t *Tokenizer) mergeWord(m *merger, word []byte, out []int) []int {
 	for len(h) > 0 {
 		var j join
 		j, h = h.pop()
-		l, r := &pieces[j.left], &pieces[j.right]
-		if l.n == 0 || r.n == 0 || l.n+r.n != j.n {
+		l := &pieces[j.left]
+		if l.n == 0 || l.next < 0 {
+			continue
+		}
+		r := &pieces[l.next]
+		if l.n+r.n != j.n {
 			continue
 		}
 		l.n += r.n

@@ -96,7 +96,7 @@ func (t *Tokenizer) mergeByScore(spelled string, pieces []piece) {
 		if !ok || t.llama2c && math.IsInf(float64(t.scores[id]), -1) {
 			return
 		}
-		h = h.push(join{score: t.scores[id], left: left, right: right, n: l.n + r.n, id: id})
+		h = h.push(join{score: t.scores[id], left: left, n: l.n + r.n, id: id})
 	}
 	for i := 1; i < len(pieces); i++ {
 		consider(int32(i-1), int32(i))
@@ -104,8 +104,12 @@ func (t *Tokenizer) mergeByScore(spelled string, pieces []piece) {
 	for len(h) > 0 {
 		var j join
 		j, h = h.pop()
-		l, r := &pieces[j.left], &pieces[j.right]
-		if l.n == 0 || r.n == 0 || l.n+r.n != j.n {
+		l := &pieces[j.left]
+		if l.n == 0 || l.next < 0 {
+			continue
+		}
+		r := &pieces[l.next]
+		if l.n+r.n != j.n {
 			continue
 		}
 		l.n += r.n

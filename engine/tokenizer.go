@@ -228,9 +228,9 @@ func (t *Tokenizer) encode(text string, bos, eos, parseSpecial bool) ([]int, err
 // SentencePiece, where each byte may become a piece of its own: the text as
 // the vocabulary spells it (up to 6 bytes, "<0xE9>" for a byte the
 // vocabulary lacks, built and then copied: 12), the text with its space
-// prefix (1), the piece in a linked list (20), up to three candidate merges
-// waiting in the heap (20 bytes each) and its token id (8, and as much
-// again while the slice of ids grows): 117, with room to spare.
+// prefix (1), the piece in a linked list (20), up to three merges waiting
+// in the heap (16 bytes each) and its token id (8, and as much again while
+// the slice of ids grows): 97, with room to spare.
 const encodeBytesPerByte = 145
 
 // Decode returns the bytes that token id stands for when it follows token

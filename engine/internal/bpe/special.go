@@ -60,7 +60,8 @@ func (t *Tokenizer) buildSpecials() {
 }
 
 // IsEndOfGeneration reports whether generating id ends the model's turn:
-// EOS, EOT, EOM, and tokens such as <|im_end|> and <|endoftext|>.
+// EOS, EOT, EOM, and tokens such as <|im_end|> and <|endoftext|>; for a
+// llama2.c vocabulary, BOS and EOS.
 func (t *Tokenizer) IsEndOfGeneration(id int) bool {
 	return t.eog[id]
 }

@@ -27,7 +27,7 @@ func TestShownCommandsAreChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := []string{"README.md", "exercises/README.md", "kernel/README.md"}
-	cmds, err := cmddoc.Shown(root, docs, "make ", "go run ", "go test ", "go doc ")
+	cmds, err := cmddoc.Shown(root, docs, "make ", "go run ", "go test ", "go doc ", "curl ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +45,12 @@ func TestShownCommandsAreChecked(t *testing.T) {
 				if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(arg) + `:`).Match(makefile) {
 					t.Errorf("%s: the Makefile has no target %q", c, arg)
 				}
+			}
+		case a[0] == "curl":
+			// engine/serve's TestShownRequests sends each shown request
+			// to the server and checks its answer.
+			if !strings.Contains(c.Text, "http://127.0.0.1:8080/v1/") {
+				t.Errorf("%s: a request shown must go to the serve command's own address, http://127.0.0.1:8080/v1/", c)
 			}
 		case len(a) >= 3 && a[0] == "go" && a[1] == "run":
 			if _, err := os.Stat(filepath.Join(root, a[2], "doc_test.go")); err != nil {

@@ -29,6 +29,12 @@
 //	json_schema
 //	stream, stream_options            Step.Text as it is released     08 when to stop (streaming)
 //
+// A request that sets no max_tokens generates until the model ends its
+// text or the context is full, as the API does, or at most
+// Config.DefaultMaxTokens when the server sets it (the serve command sets
+// 512: a small model that rambles to the end of its context takes
+// minutes on a laptop's cores).
+//
 // usage counts the prompt's tokens and the generated ones (an end token
 // included, as the engine counts it). finish_reason is the API's "stop"
 // (the model ended the text, a stop string, a complete structured answer)

@@ -204,7 +204,7 @@ func (s *Server) chatPlan(req *chatRequest) (*plan, *apiError) {
 	if maxTokens == nil {
 		maxTokens, name = req.MaxTokens, "max_tokens"
 	}
-	if e := p.sample(req.sampling, maxTokens, name); e != nil {
+	if e := p.sample(req.sampling, maxTokens, name, s.cfg.DefaultMaxTokens); e != nil {
 		return nil, e
 	}
 	if req.Logprobs != nil && *req.Logprobs {
@@ -256,7 +256,7 @@ func (s *Server) completionPlan(req *completionRequest) (*plan, *apiError) {
 		}
 		p.includeUsage = req.StreamOptions.IncludeUsage
 	}
-	if e := p.sample(req.sampling, req.MaxTokens, "max_tokens"); e != nil {
+	if e := p.sample(req.sampling, req.MaxTokens, "max_tokens", s.cfg.DefaultMaxTokens); e != nil {
 		return nil, e
 	}
 	if req.Logprobs != nil {
@@ -394,9 +394,10 @@ func readStop(raw json.RawMessage) ([]string, *apiError) {
 // sample checks the sampling parameters and sets the engine's options from
 // them: each is a stage of the sampler a lesson builds (see the table in
 // the package documentation).
-func (p *plan) sample(in sampling, maxTokens *int, maxName string) *apiError {
+func (p *plan) sample(in sampling, maxTokens *int, maxName string, defaultMax int) *apiError {
 	c := p.model.Model.Config
 	o := &p.opts
+	o.MaxNewTokens = defaultMax
 	if maxTokens != nil {
 		if *maxTokens < 1 {
 			return badParam(maxName, "%s = %d: want at least 1", maxName, *maxTokens)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
 // The server is checked against the engine it wraps: what it answers must
@@ -509,4 +510,49 @@ func FuzzRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestShownRequests sends every curl request that the course's READMEs
+// show to a server of the models they name, and checks that it is
+// answered: a stream ending in [DONE], or a JSON answer with a choice.
+func TestShownRequests(t *testing.T) {
+	root, err := cmddoc.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := cmddoc.Shown(root, []string{"README.md", "exercises/README.md", "kernel/README.md"}, "curl ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) == 0 {
+		t.Skip("the READMEs show no request")
+	}
+	_, url := start(t, Config{Models: []*Model{smolLM2(t), builtIn(t)}})
+	for _, c := range cmds {
+		if c.Args[0] != "curl" {
+			continue
+		}
+		var target, body string
+		for i, a := range c.Args {
+			switch {
+			case strings.HasPrefix(a, "http://127.0.0.1:8080/"):
+				target = url + strings.TrimPrefix(a, "http://127.0.0.1:8080")
+			case a == "-d" && i+1 < len(c.Args):
+				body = c.Args[i+1]
+			}
+		}
+		if target == "" || body == "" {
+			t.Errorf("%s: no URL of the server, or no -d body", c)
+			continue
+		}
+		if strings.Contains(body, `"stream": true`) {
+			if chunks := streamChunks(t, target, body); len(chunks) < 2 {
+				t.Errorf("%s: %d chunks", c, len(chunks))
+			}
+			continue
+		}
+		if status, out := post(t, target, body); status != http.StatusOK || len(out["choices"].([]any)) == 0 {
+			t.Errorf("%s: status %d, %v", c, status, out)
+		}
+	}
 }

@@ -64,6 +64,12 @@ type Config struct {
 	Concurrent, Queue int
 	// MaxBodyBytes bounds a request's body (default 1 MiB): past it, 413.
 	MaxBodyBytes int64
+	// DefaultMaxTokens is how many tokens a request that sets no
+	// max_tokens may generate; 0 means until the model ends its text or
+	// the context is full, as the API's own default is. On a laptop's
+	// cores, a model that rambles to the end of a context of 8,192 tokens
+	// takes minutes, so the serve command sets it.
+	DefaultMaxTokens int
 }
 
 // Defaults of Config's limits.
@@ -114,6 +120,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("concurrent = %d: want 1 to 1024 (0: %d)", cfg.Concurrent, DefaultConcurrent)
 	case cfg.Queue < 0 || cfg.Queue > 1<<16:
 		return nil, fmt.Errorf("queue = %d: want 0 to 65536 (0: %d)", cfg.Queue, DefaultQueue)
+	case cfg.DefaultMaxTokens < 0:
+		return nil, fmt.Errorf("default max tokens = %d: want 0 (until the context is full) or more", cfg.DefaultMaxTokens)
 	case cfg.MaxBodyBytes < 0:
 		return nil, fmt.Errorf("max body = %d bytes: want a positive size (0: %d)", cfg.MaxBodyBytes, DefaultMaxBodyBytes)
 	}
@@ -139,6 +147,9 @@ func (s *Server) Limits() string {
 		fmt.Fprintf(&b, "model %s: context %d tokens, KV cache at most %.0f MiB a generation\n", m.ID, c.SeqLen, float64(m.Model.KVCacheBytes(c.SeqLen))/(1<<20))
 	}
 	fmt.Fprintf(&b, "limits: %d generations at once, %d requests waiting, bodies up to %d KiB, %d choices a request", s.cfg.Concurrent, s.cfg.Queue, s.cfg.MaxBodyBytes>>10, maxN)
+	if s.cfg.DefaultMaxTokens > 0 {
+		fmt.Fprintf(&b, ", %d new tokens when max_tokens is not set", s.cfg.DefaultMaxTokens)
+	}
 	return b.String()
 }
 

@@ -12,7 +12,7 @@
 //
 // and then, from another terminal:
 //
-//	curl -N http://127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model": "smollm2", "messages": [{"role": "user", "content": "Name three fruits."}], "stream": true}'
+//	curl -N http://127.0.0.1:8080/v1/chat/completions -H 'Content-Type: application/json' -d '{"model": "smollm2", "messages": [{"role": "user", "content": "Name three fruits."}], "max_tokens": 64, "stream": true}'
 //
 // It prints its limits (each model's context, the KV cache a generation
 // may take, how many generations run at once and how many requests may
@@ -31,6 +31,9 @@
 //		Generations run at once. (default 2)
 //	-max-body int
 //		The largest request body, in bytes; past it, 413. (default 1048576)
+//	-max-tokens int
+//		The most tokens a request that sets no max_tokens may generate; 0:
+//		until the model ends or the context is full. (default 512)
 //	-model string
 //		The models to serve, comma-separated: "smollm2"
 //		(SmolLM2-135M-Instruct, installed by make install), "default" (the

@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 	concurrent := fs.Int("concurrent", serve.DefaultConcurrent, "generations run at once")
 	queue := fs.Int("queue", serve.DefaultQueue, "requests that may wait for a generation; past them, 429")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "the largest request body, in bytes; past it, 413")
+	maxTokens := fs.Int("max-tokens", 512, "the most tokens a request that sets no max_tokens may generate; 0: until the model ends or the context is full")
 	if _, err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		return cli.Usagef("-queue = %d: want 1 to 65536", *queue)
 	case *maxBody < 1<<10 || *maxBody > 1<<30:
 		return cli.Usagef("-max-body = %d: want 1 KiB to 1 GiB", *maxBody)
+	case *maxTokens < 0:
+		return cli.Usagef("-max-tokens = %d: want 0 (no limit but the context) or more", *maxTokens)
 	}
 	var served []*serve.Model
 	for _, name := range strings.Split(*models, ",") {
@@ -69,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		}
 		served = append(served, m)
 	}
-	srv, err := serve.New(serve.Config{Models: served, APIKey: *apiKey, Concurrent: *concurrent, Queue: *queue, MaxBodyBytes: *maxBody})
+	srv, err := serve.New(serve.Config{Models: served, APIKey: *apiKey, Concurrent: *concurrent, Queue: *queue, MaxBodyBytes: *maxBody, DefaultMaxTokens: *maxTokens})
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}

@@ -556,3 +556,72 @@ func TestShownRequests(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStreamed measures what the HTTP path costs a streamed answer:
+// the same greedy generation of a fixed number of tokens (the end tokens
+// banned) through engine.Generate, and through the server's SSE stream on
+// loopback, side by side. Each reports tokens per second; their ratio is
+// the overhead:
+//
+//	go test ./engine/serve -run '^$' -bench Streamed -count 5
+func BenchmarkStreamed(b *testing.B) {
+	for _, load := range []func(*testing.T) *Model{builtIn, smolLM2} {
+		var m *Model
+		t := &testing.T{}
+		func() {
+			defer func() { recover() }()
+			m = load(t)
+		}()
+		if m == nil {
+			continue
+		}
+		const tokens = 128
+		bias := map[int]float32{}
+		body := map[string]any{"model": m.ID, "prompt": "The", "temperature": 0, "max_tokens": tokens, "stream": true}
+		lb := map[string]float64{}
+		for id := range m.Model.Config.VocabSize {
+			if m.Tokenizer.IsEnd(id) {
+				bias[id] = float32(math.Inf(-1))
+				lb[fmt.Sprint(id)] = -100
+			}
+		}
+		body["logit_bias"] = lb
+		opts := engine.Options{MaxNewTokens: tokens, LogitBias: bias, NoLogProbs: true}
+		b.Run(m.ID+"/engine", func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				for _, err := range engine.Generate(context.Background(), m.Model, m.Tokenizer, "The", opts) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "tok/s")
+		})
+		b.Run(m.ID+"/http", func(b *testing.B) {
+			s, err := New(Config{Models: []*Model{m}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ts := httptest.NewServer(s.Handler())
+			defer ts.Close()
+			data, _ := json.Marshal(body)
+			n := 0
+			for b.Loop() {
+				resp, err := http.Post(ts.URL+"/v1/completions", "application/json", bytes.NewReader(data))
+				if err != nil {
+					b.Fatal(err)
+				}
+				sc := bufio.NewScanner(resp.Body)
+				for sc.Scan() {
+					if strings.HasPrefix(sc.Text(), "data: {") {
+						n++
+					}
+				}
+				resp.Body.Close()
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "chunks/s")
+		})
+	}
+}

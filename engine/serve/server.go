@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -294,4 +295,27 @@ func newID(prefix string) string {
 	var b [12]byte
 	io.ReadFull(rand.Reader, b[:])
 	return prefix + hex.EncodeToString(b[:])
+}
+
+// Listen serves the configured models on a loopback port of its own, for
+// a notebook or a test that starts a server and talks to it: it returns
+// the API's base URL (http://127.0.0.1:PORT/v1) and a function that stops
+// the server.
+func Listen(cfg Config) (baseURL string, stop func(), err error) {
+	s, err := New(cfg)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String() + "/v1", func() {
+		s.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+	}, nil
 }

@@ -418,8 +418,13 @@ func TestQueue(t *testing.T) {
 	s.slots <- struct{}{} // a generation holds the only slot
 	waited := make(chan int, 1)
 	go func() {
-		status, _ := post(t, url+"/v1/completions", `{"model": "default", "prompt": "x", "max_tokens": 2}`)
-		waited <- status
+		resp, err := http.Post(url+"/v1/completions", "application/json", strings.NewReader(`{"model": "default", "prompt": "x", "max_tokens": 2}`))
+		if err != nil {
+			waited <- 0
+			return
+		}
+		resp.Body.Close()
+		waited <- resp.StatusCode
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for s.queued.Load() != 1 && time.Now().Before(deadline) {
@@ -623,5 +628,42 @@ func BenchmarkStreamed(b *testing.B) {
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "chunks/s")
 		})
+	}
+}
+
+// TestClosing: a server shutting down refuses new generations with 503
+// and Retry-After.
+func TestClosing(t *testing.T) {
+	s, url := start(t, Config{Models: []*Model{builtIn(t)}})
+	s.Close()
+	resp, err := http.Post(url+"/v1/completions", "application/json", strings.NewReader(`{"model": "default", "prompt": "x", "max_tokens": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("status %d, Retry-After %q; want 503 and a time", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// TestStreamedChoices: n choices streamed, each with its index, each
+// equal to the same choice asked for alone (choice i is seeded seed+i).
+func TestStreamedChoices(t *testing.T) {
+	m := builtIn(t)
+	_, url := start(t, Config{Models: []*Model{m}})
+	chunks := streamChunks(t, url+"/v1/completions", `{"model": "default", "prompt": "func", "max_tokens": 12, "seed": 5, "n": 2, "stream": true}`)
+	texts := map[float64]string{}
+	for _, c := range chunks {
+		for _, ch := range c["choices"].([]any) {
+			choice := ch.(map[string]any)
+			texts[choice["index"].(float64)] += choice["text"].(string)
+		}
+	}
+	for i := range 2 {
+		_, out := post(t, url+"/v1/completions", fmt.Sprintf(`{"model": "default", "prompt": "func", "max_tokens": 12, "seed": %d}`, 5+i))
+		alone := out["choices"].([]any)[0].(map[string]any)["text"].(string)
+		if texts[float64(i)] != alone {
+			t.Errorf("streamed choice %d %q; asked alone with seed %d: %q", i, texts[float64(i)], 5+i, alone)
+		}
 	}
 }

@@ -134,33 +134,25 @@ func clip(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-// refuse returns a 400 for the first field the API defines that this
-// server cannot honour, or nil: it is never dropped in silence, since a
-// client that asked for a tool call and got plain text would be misled.
-func refuse(fields ...struct {
+// unsupported is a field the API defines that this server cannot honour,
+// whether the request sent it, and why it cannot be.
+type unsupported struct {
 	name    string
 	present bool
 	why     string
-}) *apiError {
+}
+
+// refuse returns a 400 for the first field the request sent that this
+// server cannot honour, or nil: such a field is never dropped in silence,
+// since a client that asked for a tool call and got plain text would be
+// misled.
+func refuse(fields ...unsupported) *apiError {
 	for _, f := range fields {
 		if f.present {
 			return badParam(f.name, "%s is not supported: %s", f.name, f.why)
 		}
 	}
 	return nil
-}
-
-// field is one entry for refuse.
-func field(name string, present bool, why string) struct {
-	name    string
-	present bool
-	why     string
-} {
-	return struct {
-		name    string
-		present bool
-		why     string
-	}{name, present, why}
 }
 
 // given reports whether a raw field was sent with a value other than null.
@@ -171,16 +163,16 @@ func given(raw json.RawMessage) bool {
 // chatPlan checks a chat request.
 func (s *Server) chatPlan(req *chatRequest) (*plan, *apiError) {
 	if e := refuse(
-		field("tools", given(req.Tools), "this server generates text, and calls no tools"),
-		field("tool_choice", given(req.ToolChoice), "this server calls no tools"),
-		field("functions", given(req.Functions), "this server calls no functions"),
-		field("function_call", given(req.FunctionCall), "this server calls no functions"),
-		field("parallel_tool_calls", given(req.ParallelToolCalls), "this server calls no tools"),
-		field("audio", given(req.Audio), "the models here read and write text only"),
-		field("modalities", len(req.Modalities) > 0 && !(len(req.Modalities) == 1 && req.Modalities[0] == "text"), "the models here read and write text only"),
-		field("prediction", given(req.Prediction), "predicted outputs are not implemented"),
-		field("web_search_options", given(req.WebSearchOptions), "this server does not search the web"),
-		field("store", req.Store != nil && *req.Store, "this server keeps no completions"),
+		unsupported{"tools", given(req.Tools), "this server generates text, and calls no tools"},
+		unsupported{"tool_choice", given(req.ToolChoice), "this server calls no tools"},
+		unsupported{"functions", given(req.Functions), "this server calls no functions"},
+		unsupported{"function_call", given(req.FunctionCall), "this server calls no functions"},
+		unsupported{"parallel_tool_calls", given(req.ParallelToolCalls), "this server calls no tools"},
+		unsupported{"audio", given(req.Audio), "the models here read and write text only"},
+		unsupported{"modalities", len(req.Modalities) > 0 && !(len(req.Modalities) == 1 && req.Modalities[0] == "text"), "the models here read and write text only"},
+		unsupported{"prediction", given(req.Prediction), "predicted outputs are not implemented"},
+		unsupported{"web_search_options", given(req.WebSearchOptions), "this server does not search the web"},
+		unsupported{"store", req.Store != nil && *req.Store, "this server keeps no completions"},
 	); e != nil {
 		return nil, e
 	}
@@ -192,12 +184,9 @@ func (s *Server) chatPlan(req *chatRequest) (*plan, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	p := &plan{model: m, chat: true, stream: req.Stream}
-	if req.StreamOptions != nil {
-		if !req.Stream {
-			return nil, badParam("stream_options", "stream_options is only allowed when stream is true")
-		}
-		p.includeUsage = req.StreamOptions.IncludeUsage
+	p, e := newPlan(m, true, req.Stream, req.StreamOptions)
+	if e != nil {
+		return nil, e
 	}
 	maxTokens := req.MaxCompletionTokens
 	name := "max_completion_tokens"
@@ -234,10 +223,10 @@ func (s *Server) chatPlan(req *chatRequest) (*plan, *apiError) {
 // completionPlan checks a plain-prompt request.
 func (s *Server) completionPlan(req *completionRequest) (*plan, *apiError) {
 	if e := refuse(
-		field("echo", req.Echo != nil && *req.Echo, "the answer holds the new text only"),
-		field("suffix", given(req.Suffix), "this server does not fill in the middle of a text"),
-		field("best_of", req.BestOf != nil && *req.BestOf > 1, "ask for n completions instead"),
-		field("store", req.Store != nil && *req.Store, "this server keeps no completions"),
+		unsupported{"echo", req.Echo != nil && *req.Echo, "the answer holds the new text only"},
+		unsupported{"suffix", given(req.Suffix), "this server does not fill in the middle of a text"},
+		unsupported{"best_of", req.BestOf != nil && *req.BestOf > 1, "ask for n completions instead"},
+		unsupported{"store", req.Store != nil && *req.Store, "this server keeps no completions"},
 	); e != nil {
 		return nil, e
 	}
@@ -249,13 +238,11 @@ func (s *Server) completionPlan(req *completionRequest) (*plan, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	p := &plan{model: m, prompt: prompt, stream: req.Stream}
-	if req.StreamOptions != nil {
-		if !req.Stream {
-			return nil, badParam("stream_options", "stream_options is only allowed when stream is true")
-		}
-		p.includeUsage = req.StreamOptions.IncludeUsage
+	p, e := newPlan(m, false, req.Stream, req.StreamOptions)
+	if e != nil {
+		return nil, e
 	}
+	p.prompt = prompt
 	if e := p.sample(req.sampling, req.MaxTokens, "max_tokens", s.cfg.DefaultMaxTokens); e != nil {
 		return nil, e
 	}
@@ -267,6 +254,18 @@ func (s *Server) completionPlan(req *completionRequest) (*plan, *apiError) {
 		p.logprobs, p.topLogprobs = true, k
 	}
 	return p, p.count()
+}
+
+// newPlan starts a plan for a model, streamed or not.
+func newPlan(m *Model, chat, stream bool, opts *streamOptions) (*plan, *apiError) {
+	p := &plan{model: m, chat: chat, stream: stream}
+	if opts != nil {
+		if !stream {
+			return nil, badParam("stream_options", "stream_options is only allowed when stream is true")
+		}
+		p.includeUsage = opts.IncludeUsage
+	}
+	return p, nil
 }
 
 // model finds the model a request names among the server's.

@@ -52,17 +52,18 @@ func TestRMSNormRowsLlamaCpp(t *testing.T) {
 
 // TestHalfKVCache: a cache of f16 numbers takes two bytes a number (half of
 // KVCacheBytes, as Model.KVCacheBytes says for a model of LlamaCpp
-// arithmetic), keeps a key's numbers in its words, and copying the words
-// of a layer into another such cache, as ModelLM shares a prefix, copies
-// the numbers.
+// arithmetic), holds them in HalfKeys and HalfValues and nothing in Keys
+// and Values, reads a key back as the numbers stored rounded to f16, and
+// copying a prefix into another such cache, as ModelLM shares a prompt,
+// copies the numbers.
 func TestHalfKVCache(t *testing.T) {
 	c := tinyShape
 	kv := newKVCache(c, true)
 	if err := kv.reserve(10); err != nil {
 		t.Fatal(err)
 	}
-	if !kv.Half() {
-		t.Fatal("a cache made for f16 says it is not")
+	if !kv.Half() || kv.Keys != nil || kv.Values != nil || len(kv.HalfKeys) == 0 {
+		t.Fatalf("a cache made for f16: Half %v, %d float32 keys, %d f16 keys", kv.Half(), len(kv.Keys), len(kv.HalfKeys))
 	}
 	m := &Model{Config: c, Matrices: &Matrices{Arithmetic: LlamaCpp}}
 	if got, want := kv.Bytes(), m.KVCacheBytes(kv.Capacity()); got != want || want != KVCacheBytes(c, kv.Capacity())/2 {
@@ -72,9 +73,8 @@ func TestHalfKVCache(t *testing.T) {
 	for i := range key {
 		key[i] = float32(i) - 17.3
 	}
-	storeHalf(kv.Key(1, 3), key)
-	got := make([]float32, c.KVDim())
-	f16.Decode(got, halves(kv.Key(1, 3)))
+	f16.Encode(kv.HalfKey(1, 3), key)
+	got := kv.Key(1, 3)
 	for i := range key {
 		if got[i] != f16.Round(key[i]) {
 			t.Fatalf("key number %d: %g stored, %g read back; want %g", i, key[i], got[i], f16.Round(key[i]))
@@ -84,14 +84,21 @@ func TestHalfKVCache(t *testing.T) {
 	if err := other.reserve(4); err != nil {
 		t.Fatal(err)
 	}
-	k, v := kv.Layer(1, 4)
-	dk, dv := other.Layer(1, 4)
-	copy(dk, k)
-	copy(dv, v)
-	if !slices.Equal(halves(other.Key(1, 3)), halves(kv.Key(1, 3))) {
-		t.Error("copying a layer's words did not copy its keys")
+	if err := other.CopyPrefix(kv, 4); err != nil {
+		t.Fatal(err)
 	}
-	if newKVCache(c, false).Half() {
+	if !slices.Equal(other.HalfKey(1, 3), kv.HalfKey(1, 3)) {
+		t.Error("copying a prefix did not copy its keys")
+	}
+	if err := newKVCache(c, false).CopyPrefix(kv, 4); err == nil {
+		t.Error("copying f16 numbers into a float32 cache was not refused")
+	}
+	kv.CopyPosition(1, 5, 3)
+	if !slices.Equal(kv.HalfKey(1, 5), kv.HalfKey(1, 3)) {
+		t.Error("CopyPosition did not copy the key")
+	}
+	f32 := newKVCache(c, false)
+	if f32.Half() || f32.HalfKey(0, 0) != nil {
 		t.Error("a float32 cache says it holds f16")
 	}
 }

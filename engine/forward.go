@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/tokenbytoken/course/engine/internal/f16"
 	"github.com/tokenbytoken/course/engine/internal/ggml"
 	"github.com/tokenbytoken/course/engine/internal/quant"
 	"github.com/tokenbytoken/course/engine/internal/simd"
@@ -310,12 +311,12 @@ func (s *State) attention(l, pos int) {
 // number, for its scratch.
 func (s *State) attendHeads(worker int, out []float32, l, pos, h0, h1 int) {
 	c := s.Model.Config
-	keys, values := s.Cache.Layer(l, pos+1)
+	kl := s.Cache.layer(l, pos+1)
 	if s.arith == LlamaCpp {
-		attendHeadsLlamaCpp(&s.flash[worker], out, s.q, halves(keys), halves(values), c, pos, h0, h1)
+		attendHeadsLlamaCpp(&s.flash[worker], out, s.q, kl.halfKeys, kl.halfValues, c, pos, h0, h1)
 		return
 	}
-	attendHeads(out, s.q, keys, values, s.att, c, pos, h0, h1)
+	attendHeads(out, s.q, kl.keys, kl.values, s.att, c, pos, h0, h1)
 }
 
 // attendHeadsLlamaCpp is attendHeads in llama.cpp's arithmetic, over keys
@@ -373,8 +374,8 @@ func (s *State) rotateAndStore(l, pos, g0, g1 int) {
 	k0, k1 := g0*hs, g1*hs
 	s.ropeCpp.apply(s.q, pos, k0*kvMul, k1*kvMul)
 	s.ropeCpp.apply(s.k, pos, k0, k1)
-	storeHalf(s.Cache.Key(l, pos)[k0/2:k1/2], s.k[k0:k1])
-	storeHalf(s.Cache.Value(l, pos)[k0/2:k1/2], s.v[k0:k1])
+	f16.Encode(s.Cache.HalfKey(l, pos)[k0:k1], s.k[k0:k1])
+	f16.Encode(s.Cache.HalfValue(l, pos)[k0:k1], s.v[k0:k1])
 }
 
 // byGroups says whether this step's q, k and v and its attention are

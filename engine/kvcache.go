@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/tokenbytoken/course/engine/internal/f16"
 )
@@ -21,18 +20,18 @@ import (
 // uses; NewKVCache makes one of float32 numbers for the whole context at
 // once.
 type KVCache struct {
-	// Keys and Values are the cache's storage, (layer, position, kv_dim),
-	// with room for Capacity positions, as float32 words: a float32
-	// number a word, or in a cache of f16 numbers (Half) two numbers a
-	// word, the first in its low 16 bits. Key, Value and Layer return
-	// words of them, so that copying words from one cache to another of
-	// the same kind copies the numbers.
-	Keys   []float32
-	Values []float32
-	half   bool // f16 numbers, two a word
+	// Keys and Values hold a cache of float32 numbers, (layer, position,
+	// kv_dim), with room for Capacity positions. In a cache of f16
+	// numbers they are nil.
+	Keys, Values []float32
+	// HalfKeys and HalfValues hold a cache of f16 numbers, in the same
+	// layout, each number as its IEEE half-precision bits. In a cache of
+	// float32 numbers they are nil.
+	HalfKeys, HalfValues []uint16
+
+	half   bool // which of the two the cache holds, before it has room
 	layers int
 	kvDim  int
-	width  int // words a position: kvDim, or kvDim/2 for f16
 	room   int // positions allocated per layer
 	seqLen int // the model's context: the cache never grows past it
 }
@@ -52,18 +51,13 @@ func NewKVCache(c Config) (*KVCache, error) {
 }
 
 // newKVCache returns an empty cache for a valid shape, of f16 numbers
-// with half; it grows on demand. Head sizes are even (Validate), so a
-// position's f16 numbers fill whole words.
+// with half; it grows on demand.
 func newKVCache(c Config, half bool) *KVCache {
-	kv := &KVCache{half: half, layers: c.NLayers, kvDim: c.KVDim(), width: c.KVDim(), seqLen: c.SeqLen}
-	if half {
-		kv.width /= 2
-	}
-	return kv
+	return &KVCache{half: half, layers: c.NLayers, kvDim: c.KVDim(), seqLen: c.SeqLen}
 }
 
-// Half reports whether the cache holds f16 numbers, two a word of Keys
-// and Values, rather than float32 numbers.
+// Half reports whether the cache holds f16 numbers (HalfKeys and
+// HalfValues) rather than float32 ones (Keys and Values).
 func (kv *KVCache) Half() bool { return kv.half }
 
 // Capacity is the number of positions the cache has room for now.
@@ -89,44 +83,119 @@ func (kv *KVCache) reserve(positions int) error {
 // grow reallocates the cache with room for exactly positions positions,
 // keeping the positions already computed.
 func (kv *KVCache) grow(positions int) error {
-	n := int64(kv.layers) * int64(positions) * int64(kv.width)
-	size := 4
+	n := int64(kv.layers) * int64(positions) * int64(kv.kvDim)
+	size := int64(4)
 	if kv.half {
 		size = 2
 	}
 	what := fmt.Sprintf("the KV cache for %d positions (2 × %d layers × %d positions × %d kv_dim × %d bytes)", positions, kv.layers, positions, kv.kvDim, size)
-	if err := checkMemory(what, 2*4*n); err != nil {
+	if err := checkMemory(what, 2*size*n); err != nil {
 		return err
 	}
-	keys, values := make([]float32, n), make([]float32, n)
-	if kv.room > 0 {
-		old, now := kv.room*kv.width, positions*kv.width
-		for l := range kv.layers {
-			copy(keys[l*now:], kv.Keys[l*old:(l+1)*old])
-			copy(values[l*now:], kv.Values[l*old:(l+1)*old])
-		}
+	if kv.half {
+		kv.HalfKeys = regrow(kv.HalfKeys, kv.layers, kv.room*kv.kvDim, positions*kv.kvDim)
+		kv.HalfValues = regrow(kv.HalfValues, kv.layers, kv.room*kv.kvDim, positions*kv.kvDim)
+	} else {
+		kv.Keys = regrow(kv.Keys, kv.layers, kv.room*kv.kvDim, positions*kv.kvDim)
+		kv.Values = regrow(kv.Values, kv.layers, kv.room*kv.kvDim, positions*kv.kvDim)
 	}
-	kv.Keys, kv.Values, kv.room = keys, values, positions
+	kv.room = positions
 	return nil
 }
 
-// Key returns the words of the key slot of one layer at one position
-// (below Capacity): its kv_dim float32 numbers, or, in a cache of f16
-// numbers, kv_dim/2 words holding them.
-func (kv *KVCache) Key(layer, pos int) []float32 {
-	o := (layer*kv.room + pos) * kv.width
-	return kv.Keys[o : o+kv.width]
+// regrow copies layers of old, old numbers each, into a new slice of now
+// numbers a layer.
+func regrow[T float32 | uint16](old []T, layers, oldLayer, newLayer int) []T {
+	grown := make([]T, layers*newLayer)
+	if oldLayer > 0 {
+		for l := range layers {
+			copy(grown[l*newLayer:], old[l*oldLayer:(l+1)*oldLayer])
+		}
+	}
+	return grown
 }
 
-// Value returns the words of the value slot of one layer at one position
-// (below Capacity), as Key does.
+// at is where a layer's position starts in the storage.
+func (kv *KVCache) at(layer, pos int) int { return (layer*kv.room + pos) * kv.kvDim }
+
+// Key returns the key of one layer at one position (below Capacity) as
+// float32 numbers: in a cache of float32 numbers, the cache's own (writing
+// to it changes the cache); in a cache of f16 numbers, a copy, decoded.
+func (kv *KVCache) Key(layer, pos int) []float32 {
+	return kv.numbers(kv.Keys, kv.HalfKeys, kv.at(layer, pos))
+}
+
+// Value returns the value of one layer at one position, as Key does.
 func (kv *KVCache) Value(layer, pos int) []float32 {
-	o := (layer*kv.room + pos) * kv.width
-	return kv.Values[o : o+kv.width]
+	return kv.numbers(kv.Values, kv.HalfValues, kv.at(layer, pos))
+}
+
+func (kv *KVCache) numbers(f32 []float32, half []uint16, o int) []float32 {
+	if !kv.half {
+		return f32[o : o+kv.kvDim]
+	}
+	out := make([]float32, kv.kvDim)
+	f16.Decode(out, half[o:o+kv.kvDim])
+	return out
+}
+
+// HalfKey returns the key of one layer at one position in a cache of f16
+// numbers, the cache's own bits; nil in a cache of float32 numbers.
+func (kv *KVCache) HalfKey(layer, pos int) []uint16 {
+	if !kv.half {
+		return nil
+	}
+	o := kv.at(layer, pos)
+	return kv.HalfKeys[o : o+kv.kvDim]
+}
+
+// HalfValue returns the value of one layer at one position, as HalfKey
+// does.
+func (kv *KVCache) HalfValue(layer, pos int) []uint16 {
+	if !kv.half {
+		return nil
+	}
+	o := kv.at(layer, pos)
+	return kv.HalfValues[o : o+kv.kvDim]
+}
+
+// CopyPosition copies the key and value of one layer at position from to
+// position to, in the cache's own numbers.
+func (kv *KVCache) CopyPosition(layer, to, from int) {
+	a, b := kv.at(layer, to), kv.at(layer, from)
+	if kv.half {
+		copy(kv.HalfKeys[a:a+kv.kvDim], kv.HalfKeys[b:b+kv.kvDim])
+		copy(kv.HalfValues[a:a+kv.kvDim], kv.HalfValues[b:b+kv.kvDim])
+		return
+	}
+	copy(kv.Keys[a:a+kv.kvDim], kv.Keys[b:b+kv.kvDim])
+	copy(kv.Values[a:a+kv.kvDim], kv.Values[b:b+kv.kvDim])
+}
+
+// CopyPrefix copies positions 0..n-1 of every layer from src, a cache of
+// the same shape and numbers, as ModelLM shares a prompt's prefix. Both
+// must have room for n positions.
+func (kv *KVCache) CopyPrefix(src *KVCache, n int) error {
+	if src.half != kv.half || src.layers != kv.layers || src.kvDim != kv.kvDim {
+		return fmt.Errorf("KV cache: copying between caches of different shapes or numbers")
+	}
+	if n > kv.room || n > src.room {
+		return fmt.Errorf("KV cache: copying %d positions into room for %d, from room for %d", n, kv.room, src.room)
+	}
+	for l := range kv.layers {
+		d, s := kv.layer(l, n), src.layer(l, n)
+		copy(d.keys, s.keys)
+		copy(d.values, s.values)
+		copy(d.halfKeys, s.halfKeys)
+		copy(d.halfValues, s.halfValues)
+	}
+	return nil
 }
 
 // Bytes is the memory the cache holds now.
-func (kv *KVCache) Bytes() int64 { return int64(len(kv.Keys)+len(kv.Values)) * 4 }
+func (kv *KVCache) Bytes() int64 {
+	return 4*int64(len(kv.Keys)+len(kv.Values)) + 2*int64(len(kv.HalfKeys)+len(kv.HalfValues))
+}
 
 // KVCacheBytes is the formula for a cache of float32 numbers for positions
 // tokens, as a llama2.c model's: 2 (keys and values) × layers × kv_heads ×
@@ -147,22 +216,20 @@ func (m *Model) KVCacheBytes(positions int) int64 {
 	return n
 }
 
-// Layer returns the words of the keys and values of one layer for
-// positions 0..n-1, each laid out (position, kv_dim) as Key says. n must
-// be at most Capacity.
-func (kv *KVCache) Layer(layer, n int) (keys, values []float32) {
-	o := layer * kv.room * kv.width
-	return kv.Keys[o : o+n*kv.width], kv.Values[o : o+n*kv.width]
+// kvLayer is one layer's keys and values for positions 0..n-1, laid out
+// (position, kv_dim), in the numbers of the storage they view: float32
+// (keys, values) or f16 (halfKeys, halfValues), the other pair nil.
+type kvLayer struct {
+	keys, values         []float32
+	halfKeys, halfValues []uint16
 }
 
-// storeHalf rounds src to f16 into the cache's words dst (len(src)/2 of
-// them).
-func storeHalf(dst, src []float32) { f16.Encode(halves(dst)[:len(src)], src) }
-
-// halves views words as the f16 numbers they hold, two a word.
-func halves(words []float32) []uint16 {
-	if len(words) == 0 {
-		return nil
+// layer views the keys and values of one layer for positions 0..n-1 (n at
+// most Capacity).
+func (kv *KVCache) layer(layer, n int) kvLayer {
+	o, e := kv.at(layer, 0), kv.at(layer, n)
+	if kv.half {
+		return kvLayer{halfKeys: kv.HalfKeys[o:e], halfValues: kv.HalfValues[o:e]}
 	}
-	return unsafe.Slice((*uint16)(unsafe.Pointer(&words[0])), 2*len(words))
+	return kvLayer{keys: kv.Keys[o:e], values: kv.Values[o:e]}
 }

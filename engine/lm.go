@@ -170,11 +170,8 @@ func (m *ModelLM) pick(prefix []int, limit int) (*lmSlot, int, error) {
 	if err := slot.st.Reserve(len(prefix)); err != nil {
 		return nil, 0, err
 	}
-	for l := range m.Model.Config.NLayers {
-		k, v := best.st.Cache.Layer(l, bestLen)
-		dk, dv := slot.st.Cache.Layer(l, bestLen)
-		copy(dk, k)
-		copy(dv, v)
+	if err := slot.st.Cache.CopyPrefix(best.st.Cache, bestLen); err != nil {
+		return nil, 0, err
 	}
 	slot.tokens = append(slot.tokens[:0], best.tokens[:bestLen]...)
 	return slot, bestLen, nil

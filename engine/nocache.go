@@ -81,17 +81,32 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 		return nil, err
 	}
 	kvDim := c.KVDim()
-	if len(b.kv) < 2*total*kvDim {
-		what := fmt.Sprintf("the keys and values of %d positions (2 × %d positions × %d kv_dim × 4 bytes)", b.n, b.n, kvDim)
-		if err := checkMemory(what, 2*4*int64(b.n)*int64(kvDim)); err != nil {
+	half := st.arith == LlamaCpp
+	if have := max(len(b.kv), len(b.halfKV)); have < 2*total*kvDim || half != (b.halfKV != nil) {
+		size := 4
+		if half {
+			size = 2
+		}
+		what := fmt.Sprintf("the keys and values of %d positions (2 × %d positions × %d kv_dim × %d bytes)", b.n, b.n, kvDim, size)
+		if err := checkMemory(what, 2*int64(size)*int64(b.n)*int64(kvDim)); err != nil {
 			return nil, err
 		}
-		b.kv = make([]float32, 2*b.n*kvDim)
+		b.kv, b.halfKV = nil, nil
+		if half {
+			b.halfKV = make([]uint16, 2*b.n*kvDim)
+		} else {
+			b.kv = make([]float32, 2*b.n*kvDim)
+		}
 	}
-	keys, values := b.kv[:total*kvDim], b.kv[total*kvDim:2*total*kvDim]
 	// Every layer gets the same scratch: it is overwritten layer after
 	// layer, which is exactly what having no cache means.
-	if err := st.batched(context.Background(), prefix, 0, n > 1, func(_, _ int) ([]float32, []float32) { return keys, values }); err != nil {
+	var scratch kvLayer
+	if half {
+		scratch.halfKeys, scratch.halfValues = b.halfKV[:total*kvDim], b.halfKV[total*kvDim:2*total*kvDim]
+	} else {
+		scratch.keys, scratch.values = b.kv[:total*kvDim], b.kv[total*kvDim:2*total*kvDim]
+	}
+	if err := st.batched(context.Background(), prefix, 0, n > 1, func(_, _ int) kvLayer { return scratch }); err != nil {
 		return nil, err
 	}
 	m.Passes++

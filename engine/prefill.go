@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tokenbytoken/course/engine/internal/f16"
 	"github.com/tokenbytoken/course/engine/internal/ggml"
 	"github.com/tokenbytoken/course/engine/internal/quant"
 )
@@ -118,9 +119,10 @@ type batchBuffer struct {
 	logits     []float32 // (n, vocab), only when every position's logits are asked for
 	// vecs are each run of tokens' inputs prepared for the matrices that
 	// read them (see byTokens), a set per core; cls is the classifier's.
-	vecs []tokenVecs
-	cls  quant.Vec
-	kv   []float32 // scratch keys and values for passes without a cache
+	vecs   []tokenVecs
+	cls    quant.Vec
+	kv     []float32 // scratch keys and values for passes without a cache (float32 numbers)
+	halfKV []uint16  // the same, in llama.cpp's arithmetic (f16 numbers)
 	// k and v are the keys and values of the pass before they are
 	// rounded into an f16 cache (LlamaCpp arithmetic), (n, kv_dim).
 	k, v []float32
@@ -184,16 +186,16 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 	if err := s.Reserve(pos + len(tokens)); err != nil {
 		return err
 	}
-	return s.batched(ctx, tokens, pos, all, func(l, n int) ([]float32, []float32) { return s.Cache.Layer(l, n) })
+	return s.batched(ctx, tokens, pos, all, s.Cache.layer)
 }
 
 // batched runs n = len(tokens) tokens at positions pos..pos+n-1. layerKV
 // returns the key and value storage of layer l for positions 0..n-1, laid
-// out (position, kv_dim) as a KVCache's words (two f16 numbers a word in
-// llama.cpp's arithmetic); the pass writes the new positions' keys and
-// values there and attends over all of them. It stops with ctx's error when
-// ctx is done at any of the three checks of a layer.
-func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) (keys, values []float32)) error {
+// out (position, kv_dim), in float32 or, in llama.cpp's arithmetic, f16
+// numbers; the pass writes the new positions' keys and values there and
+// attends over all of them. It stops with ctx's error when ctx is done at
+// any of the three checks of a layer.
+func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) kvLayer) error {
 	w, c := s.matrices(), s.Model.Config
 	eps := c.normEps()
 	n := len(tokens)
@@ -224,12 +226,12 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		keys, values := layerKV(l, pos+n)
+		kl := layerKV(l, pos+n)
 		// The pass's keys and values: straight into a float32 cache, or
 		// first in float32, then rounded into an f16 one.
 		k, v := b.k, b.v
 		if s.arith != LlamaCpp {
-			k, v = keys[pos*kvDim:], values[pos*kvDim:]
+			k, v = kl.keys[pos*kvDim:], kl.values[pos*kvDim:]
 		}
 		L := &w.Layers[l]
 
@@ -250,9 +252,9 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 				s.rotate(q[i*dim:(i+1)*dim], pos+i)
 				s.rotate(k[i*kvDim:(i+1)*kvDim], pos+i)
 				if s.arith == LlamaCpp {
-					at := (pos + i) * kvDim / 2
-					storeHalf(keys[at:at+kvDim/2], k[i*kvDim:(i+1)*kvDim])
-					storeHalf(values[at:at+kvDim/2], v[i*kvDim:(i+1)*kvDim])
+					at := (pos + i) * kvDim
+					f16.Encode(kl.halfKeys[at:at+kvDim], k[i*kvDim:(i+1)*kvDim])
+					f16.Encode(kl.halfValues[at:at+kvDim], v[i*kvDim:(i+1)*kvDim])
 				}
 			}
 		})
@@ -262,13 +264,13 @@ func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, la
 		// Causal attention: position pos+i sees positions 0..pos+i.
 		// Positions are independent, so they are shared among the cores.
 		if s.arith == LlamaCpp {
-			s.attendBatchLlamaCpp(xb, q, halves(keys), halves(values), pos, n)
+			s.attendBatchLlamaCpp(xb, q, kl.halfKeys, kl.halfValues, pos, n)
 		} else {
 			stride := c.NHeads * (pos + n)
 			parallelFor(n, n*(pos+n)*dim >= 1<<15, func(worker, i0, i1 int) {
 				att := b.att[worker*stride : (worker+1)*stride]
 				for i := i0; i < i1; i++ {
-					attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], keys, values, att, c, pos+i, 0, c.NHeads)
+					attendHeads(xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim], kl.keys, kl.values, att, c, pos+i, 0, c.NHeads)
 				}
 			})
 		}

@@ -102,8 +102,7 @@ func CachedStepTimes(m *engine.Model, tokens, positions []int, repeats int) ([]f
 	}
 	for l := range m.Config.NLayers {
 		for p := prefix; p <= last; p++ {
-			copy(st.Cache.Key(l, p), st.Cache.Key(l, p%prefix))
-			copy(st.Cache.Value(l, p), st.Cache.Value(l, p%prefix))
+			st.Cache.CopyPosition(l, p, p%prefix)
 		}
 	}
 	out := make([]float64, len(positions))

@@ -169,12 +169,11 @@ func TestTask3_CourseModel(t *testing.T) {
 		t.Fatalf("Prefill: %v", err)
 	}
 	r := rand.New(rand.NewPCG(7, 5))
-	kvDim, n := cfg.KVDim(), len(ids)
+	n := len(ids)
 	for l := range cfg.NLayers {
-		flatK, flatV := st.Cache.Layer(l, n) // (position, kv_dim)
 		keys, values := make([][]float32, n), make([][]float32, n)
 		for p := range n {
-			keys[p], values[p] = flatK[p*kvDim:(p+1)*kvDim], flatV[p*kvDim:(p+1)*kvDim]
+			keys[p], values[p] = st.Cache.Key(l, p), st.Cache.Value(l, p) // kv_dim numbers each
 		}
 		c := NewCache(cfg.NHeads, cfg.NKVHeads, cfg.HeadSize())
 		if c == nil {

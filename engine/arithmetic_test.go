@@ -107,8 +107,7 @@ func TestHalfKVCache(t *testing.T) {
 // the engine does not have is refused, with the number, before any pass.
 func TestUnknownArithmeticRefused(t *testing.T) {
 	m := noisyModel(tinyShape, 1, 0.02)
-	st := m.NewState()
-	mats := *st.matrices()
+	mats := *m.Matrices
 	mats.Arithmetic = 7
 	bad := &Model{Config: m.Config, Matrices: &mats, Name: "bad"}
 	_, err := bad.NewState().Forward(1, 0)

@@ -57,7 +57,7 @@ func ReadModel(r io.Reader, size int64) (*Model, error) {
 	if c.SharedClassifier {
 		w.Classifier = w.TokenEmbedding
 	}
-	return &Model{Config: c, Weights: w}, nil
+	return NewModel(c, w)
 }
 
 // readHeader reads a checkpoint's header and checks it: its layout
@@ -121,7 +121,7 @@ func modelFromBytes(data []byte) (*Model, error) {
 	if c.SharedClassifier {
 		w.Classifier = w.TokenEmbedding
 	}
-	return &Model{Config: c, Weights: w}, nil
+	return NewModel(c, w)
 }
 
 // readFloats reads n little-endian float32 values into dst (or discards them
@@ -146,13 +146,14 @@ func readFloats(r io.Reader, dst []float32, n int64, buf []byte) error {
 	return nil
 }
 
-// WriteTo writes the model as a llama2.c legacy (version 0) checkpoint. The
+// WriteTo writes the model as a llama2.c legacy (version 0) checkpoint,
+// its matrices as float32 numbers (a GGUF model's dequantized). The
 // legacy RoPE tables are written as zeros: no llama2.c reader uses them.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	c := m.Config
-	if err := c.Validate(); err != nil {
+	if err := m.Validate(); err != nil {
 		return 0, fmt.Errorf("cannot write model: %w", err)
 	}
+	c := m.Config
 	vocab := int32(c.VocabSize)
 	if !c.SharedClassifier {
 		vocab = -vocab
@@ -164,25 +165,18 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	written := int64(headerSize)
 	var b [4]byte
-	for _, t := range weightLayout(c) {
-		var src []float32
-		if t.dst != nil {
-			src = *t.dst(m.Weights)
-			if int64(len(src)) != t.n {
-				return written, fmt.Errorf("cannot write model: tensor %s has %d values, shape needs %d", t.name, len(src), t.n)
-			}
-		}
-		for i := range t.n {
-			var v float32
-			if src != nil {
-				v = src[i]
-			}
+	err := m.eachTensor(func(_ string, values []float32) error {
+		for _, v := range values {
 			binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
 			if _, err := bw.Write(b[:]); err != nil {
-				return written, err
+				return err
 			}
 			written += 4
 		}
+		return nil
+	})
+	if err != nil {
+		return written, err
 	}
 	return written, bw.Flush()
 }

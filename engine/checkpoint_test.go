@@ -40,13 +40,13 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		if back.Config != c {
 			t.Fatalf("config %v, want %v", back.Config, c)
 		}
-		orig, got := m.Weights.Tensors(c), back.Weights.Tensors(c)
+		orig, got := m.Weights().Tensors(c), back.Weights().Tensors(c)
 		for i := range orig {
 			if !equalFloats(orig[i].Data, got[i].Data) {
 				t.Fatalf("shared=%v: tensor %s changed in the round trip", shared, orig[i].Name)
 			}
 		}
-		if shared && &back.Weights.Classifier[0] != &back.Weights.TokenEmbedding[0] {
+		if shared && &back.Weights().Classifier[0] != &back.Weights().TokenEmbedding[0] {
 			t.Fatal("shared classifier should alias the token embedding")
 		}
 	}
@@ -165,7 +165,7 @@ func TestSaveIsAtomic(t *testing.T) {
 	before, _ := os.ReadFile(path)
 	// A model that cannot be written must leave the saved file untouched
 	// and no temporary file behind.
-	bad := &Model{Config: tinyConfig, Weights: &Weights{}}
+	bad := &Model{Config: tinyConfig, Matrices: &Matrices{}}
 	if err := bad.Save(path); err == nil {
 		t.Fatal("saving a model with missing tensors succeeded")
 	}
@@ -181,7 +181,7 @@ func TestSaveIsAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalFloats(back.Weights.Wq, m.Weights.Wq) {
+	if !equalFloats(back.Weights().Wq, m.Weights().Wq) {
 		t.Fatal("saved weights differ")
 	}
 }

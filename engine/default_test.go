@@ -26,8 +26,8 @@ func TestDefaultModelsLoadAndGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again.Weights.RMSFinal[0] += 1
-	if target.Weights.RMSFinal[0] == again.Weights.RMSFinal[0] {
+	again.Weights().RMSFinal[0] += 1
+	if target.Weights().RMSFinal[0] == again.Weights().RMSFinal[0] {
 		t.Error("two Default() models share their weights")
 	}
 	// The models have learned Go: real code is far more likely to them

@@ -54,13 +54,9 @@ type State struct {
 	// hb for its down projection, x for the classifier.
 	vq, vk, vv, vo, v1, v3, v2, vcls quant.Vec
 
-	// A llama2.c model's float32 Weights as Matrices (see matrices):
-	// which Weights they were made for, that Weights' first Wq number
-	// and the shape, so that replacing either makes them again.
-	f32       *Matrices
-	f32of     *Weights
-	f32first  *float32
-	f32config Config
+	// mats are the Matrices the buffers were made for: the model is
+	// validated again only when they or its shape change.
+	mats *Matrices
 
 	// The attention of the current decode step, for the cores to share
 	// by heads: heads, bound once to the state, does heads h0..h1-1 of
@@ -81,21 +77,15 @@ func (s *State) Reserve(positions int) error {
 	if s.Model == nil {
 		return errors.New("state has no model")
 	}
-	if err := s.Model.Validate(); err != nil {
-		return err
-	}
 	c := s.Model.Config
-	if positions < 0 || positions > c.SeqLen {
-		return fmt.Errorf("%d positions do not fit the model's context of %d tokens", positions, c.SeqLen)
-	}
-	arith := RunC
-	if s.Model.Matrices != nil {
-		arith = s.Model.Matrices.Arithmetic
-	}
-	if s.config != c || s.arith != arith || s.x == nil {
-		// First pass, or the model changed shape or arithmetic: start
-		// afresh.
-		*s = State{Model: s.Model, Profile: s.Profile, noCache: s.noCache, config: c, arith: arith,
+	if s.config != c || s.mats != s.Model.Matrices || s.x == nil {
+		// First pass, or the model was given other weights or another
+		// shape: check it, and start afresh.
+		if err := s.Model.Validate(); err != nil {
+			return err
+		}
+		arith := s.Model.Matrices.Arithmetic
+		*s = State{Model: s.Model, Profile: s.Profile, noCache: s.noCache, config: c, arith: arith, mats: s.Model.Matrices,
 			x: make([]float32, c.Dim), xb: make([]float32, c.Dim), xb2: make([]float32, c.Dim),
 			hb: make([]float32, c.HiddenDim), hb2: make([]float32, c.HiddenDim),
 			q: make([]float32, c.Dim), logits: make([]float32, c.VocabSize),
@@ -109,6 +99,9 @@ func (s *State) Reserve(positions int) error {
 		if !s.noCache {
 			s.Cache = newKVCache(c, arith == LlamaCpp)
 		}
+	}
+	if positions < 0 || positions > c.SeqLen {
+		return fmt.Errorf("%d positions do not fit the model's context of %d tokens", positions, c.SeqLen)
 	}
 	room := positions
 	if s.Cache != nil {
@@ -178,7 +171,7 @@ func checkLogits(logits []float32, pos int) error {
 
 // forward is the Llama transformer, one token at a time.
 func (s *State) forward(token, pos int) {
-	m, w := s.Model, s.matrices()
+	m, w := s.Model, s.Model.Matrices
 	c := m.Config
 	eps := c.normEps()
 	x := s.x
@@ -343,7 +336,7 @@ func attentionScale(c Config) float32 {
 // arithmetic k and v go to s.k and s.v, and rotateAndStore rotates q and
 // k and rounds k and v into the cache.
 func (s *State) qkvJobs(l, pos int) [3]rowJob {
-	L := &s.matrices().Layers[l]
+	L := &s.Model.Matrices.Layers[l]
 	vk, vv := &s.vq, &s.vq
 	if !L.Wk.Prepared(vk) {
 		vk = &s.vk
@@ -585,45 +578,4 @@ func weightedSum(out, w, values []float32, stride int) {
 		}
 		out[i] = s
 	}
-}
-
-// matrices returns the weights of the state's model as Matrices:
-// m.Matrices for a model read from GGUF, else views of its float32
-// Weights. The views are the state's own (a State runs on one goroutine,
-// while many may share a Model), made on the first pass and made again if
-// the Weights are replaced or the model changes shape.
-func (s *State) matrices() *Matrices {
-	m := s.Model
-	if m.Matrices != nil {
-		return m.Matrices
-	}
-	w, c := m.Weights, m.Config
-	if s.f32 != nil && s.f32of == w && s.f32first == &w.Wq[0] && s.f32config == c {
-		return s.f32
-	}
-	d, h, kv := c.Dim, c.HiddenDim, c.KVDim()
-	mat := func(rows, cols int, data []float32) *Matrix {
-		mx, err := quant.NewMatrixF32(rows, cols, data)
-		if err != nil {
-			panic(fmt.Sprintf("engine: %v (Validate checks the sizes first)", err))
-		}
-		return mx
-	}
-	mats := &Matrices{
-		Embedding:  mat(c.VocabSize, d, w.TokenEmbedding),
-		RMSFinal:   w.RMSFinal,
-		Classifier: mat(c.VocabSize, d, w.Classifier),
-		Layers:     make([]Layer, c.NLayers),
-	}
-	for l := range mats.Layers {
-		mats.Layers[l] = Layer{
-			RMSAtt: w.RMSAtt[l*d : (l+1)*d], RMSFFN: w.RMSFFN[l*d : (l+1)*d],
-			Wq: mat(d, d, w.Wq[l*d*d:(l+1)*d*d]), Wk: mat(kv, d, w.Wk[l*kv*d:(l+1)*kv*d]),
-			Wv: mat(kv, d, w.Wv[l*kv*d:(l+1)*kv*d]), Wo: mat(d, d, w.Wo[l*d*d:(l+1)*d*d]),
-			W1: mat(h, d, w.W1[l*h*d:(l+1)*h*d]), W2: mat(d, h, w.W2[l*d*h:(l+1)*d*h]),
-			W3: mat(h, d, w.W3[l*h*d:(l+1)*h*d]),
-		}
-	}
-	s.f32, s.f32of, s.f32first, s.f32config = mats, w, &w.Wq[0], c
-	return mats
 }

@@ -33,7 +33,7 @@ func bigramModel(table [][]float32, seqLen int) *Model {
 			w.Classifier[next*dim+t] = z * scale
 		}
 	}
-	return &Model{Config: c, Weights: w, Name: "bigram"}
+	return mustModel(c, w, "bigram")
 }
 
 // storyPieces is the vocabulary of chainModel. Ids 7..11 are byte-fallback

@@ -28,7 +28,7 @@ func checkHidden(t *testing.T, m *Model, tokens []int) {
 	for i := range c.VocabSize {
 		var sum float64
 		for j := range c.Dim {
-			sum += float64(m.Weights.Classifier[i*c.Dim+j]) * float64(h[j])
+			sum += float64(m.Weights().Classifier[i*c.Dim+j]) * float64(h[j])
 		}
 		tol := 1e-4 * math.Max(1, math.Abs(float64(want[i])))
 		if math.Abs(sum-float64(want[i])) > tol || math.Abs(float64(logits[i]-want[i])) > tol {

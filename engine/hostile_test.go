@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -338,13 +339,13 @@ func hostileWeights(t *testing.T) {
 	} {
 		noPanic(t, c.name, func() {
 			m := randomModel(tinyConfig, 5)
-			c.tensor(m.Weights)[5] = c.value
+			c.tensor(m.Weights())[5] = c.value
 			_, err := ParseModel(encodeModel(t, m))
 			wantErr(t, "ParseModel with "+c.name, err, c.want)
 
 			tok := byteTokenizer()
 			m = randomModel(Config{Dim: 8, HiddenDim: 8, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: tok.VocabSize(), SeqLen: 16, SharedClassifier: true}, 5)
-			c.tensor(m.Weights)[5] = c.value
+			c.tensor(m.Weights())[5] = c.value
 			var last error
 			for _, err := range Generate(context.Background(), m, tok, "x", Options{MaxNewTokens: 3}) {
 				last = err
@@ -358,10 +359,18 @@ func hostileWeights(t *testing.T) {
 // not panics.
 func hostileAPI(t *testing.T) {
 	m, tok := chainModel(t, 32)
+	// A model put together by hand whose first layer's wq has a row
+	// too few.
 	short := *m
-	w := *m.Weights
-	w.Wq = w.Wq[:len(w.Wq)-1]
-	short.Weights = &w
+	mats := *m.Matrices
+	mats.Layers = slices.Clone(mats.Layers)
+	c := m.Config
+	wq, err := NewMatrix(c.Dim-1, c.Dim, make([]float32, (c.Dim-1)*c.Dim))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mats.Layers[0].Wq = wq
+	short.Matrices = &mats
 	ctx := context.Background()
 	first := func(seq func(func(Step, error) bool)) (err error) {
 		for _, e := range seq {
@@ -380,12 +389,12 @@ func hostileAPI(t *testing.T) {
 		{"Generate(model without weights)", func() error {
 			return first(Generate(ctx, &Model{Config: m.Config, Name: "bare"}, tok, "x", Options{}))
 		}, "model bare has no weights"},
-		{"Generate(wq one value short)", func() error { return first(Generate(ctx, &short, tok, "x", Options{})) }, "tensor wq holds"},
+		{"Generate(wq one row short)", func() error { return first(Generate(ctx, &short, tok, "x", Options{})) }, "matrix wq is"},
 		{"Generate(Config{})", func() error { return first(Generate(ctx, &Model{}, tok, "x", Options{})) }, "dim = 0 is out of range"},
 		{"NewKVCache(Config{})", func() error { _, err := NewKVCache(Config{}); return err }, "dim = 0 is out of range"},
 		{"NewWeights(Config{})", func() error { _, err := NewWeights(Config{}); return err }, "dim = 0 is out of range"},
 		{"State{}.Forward", func() error { _, err := (&State{}).Forward(0, 0); return err }, "state has no model"},
-		{"Forward with short weights", func() error { _, err := short.NewState().Forward(1, 0); return err }, "tensor wq holds"},
+		{"Forward with short weights", func() error { _, err := short.NewState().Forward(1, 0); return err }, "matrix wq is"},
 		{"Prefill(nil)", func() error { _, err := m.NewState().Prefill(nil, 0); return err }, "no tokens"},
 		{"Prefill past the context", func() error { _, err := m.NewState().Prefill([]int{1, 1}, 31); return err }, "do not fit"},
 		{"NewModelLM(nil).NextLogits", func() error { _, err := NewModelLM(nil, 1).NextLogits([]int{1}, 1); return err }, "ModelLM has no model"},

@@ -43,20 +43,20 @@ func TestLoadModelMappedMatchesRead(t *testing.T) {
 		if mapped.Config != read.Config {
 			t.Fatalf("%s: shape %v mapped, %v read", name, mapped.Config, read.Config)
 		}
-		mt, rt := mapped.Weights.Tensors(mapped.Config), read.Weights.Tensors(read.Config)
+		mt, rt := mapped.Weights().Tensors(mapped.Config), read.Weights().Tensors(read.Config)
 		for i := range mt {
 			if !equalFloats(mt[i].Data, rt[i].Data) {
 				t.Fatalf("%s: tensor %s differs between the mapped and the read model", name, mt[i].Name)
 			}
 		}
-		if mapped.Config.SharedClassifier && &mapped.Weights.Classifier[0] != &mapped.Weights.TokenEmbedding[0] {
+		if mapped.Config.SharedClassifier && &mapped.Weights().Classifier[0] != &mapped.Weights().TokenEmbedding[0] {
 			t.Fatalf("%s: the shared classifier is not the token embedding", name)
 		}
-		mapped.Weights.Wq[0] = 12345 // the process's copy only
+		mapped.Weights().Wq[0] = 12345 // the process's copy only
 		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, data) {
 			t.Fatalf("%s: writing into the loaded weights changed the file (%v)", name, err)
 		}
-		if again, err := LoadModel(path); err != nil || again.Weights.Wq[0] == 12345 {
+		if again, err := LoadModel(path); err != nil || again.Weights().Wq[0] == 12345 {
 			t.Fatalf("%s: a second load sees the first one's write (%v)", name, err)
 		}
 	}
@@ -107,7 +107,7 @@ func TestLoadModelMaps(t *testing.T) {
 	if allocated > weights/10 {
 		t.Errorf("loading %d bytes of weights allocated %d bytes: the file was copied, not mapped", weights, allocated)
 	}
-	if math.IsNaN(float64(m.Weights.W2[len(m.Weights.W2)-1])) {
+	if math.IsNaN(float64(m.Weights().W2[len(m.Weights().W2)-1])) {
 		t.Fatal("unreachable: weights were checked")
 	}
 }

@@ -147,7 +147,7 @@ func TestGGUFFloat32IsTheLlama2cModel(t *testing.T) {
 	// A GGUF model computes as llama.cpp does (f16 keys and values...); in
 	// run.c's arithmetic it must be the llama2.c model exactly.
 	g.Matrices.Arithmetic = RunC
-	ref := &Model{Config: c, Weights: w, Name: "llama2.c"}
+	ref := mustModel(c, w, "llama2.c")
 	gc := g.Config
 	gc.RopeTheta, gc.NormEps = 0, 0
 	if gc != c {

@@ -196,7 +196,7 @@ func (s *State) prefill(ctx context.Context, tokens []int, pos int, all bool) er
 // attends over all of them. It stops with ctx's error when ctx is done at
 // any of the three checks of a layer.
 func (s *State) batched(ctx context.Context, tokens []int, pos int, all bool, layerKV func(l, n int) kvLayer) error {
-	w, c := s.matrices(), s.Model.Config
+	w, c := s.Model.Matrices, s.Model.Config
 	eps := c.normEps()
 	n := len(tokens)
 	dim, hidden, kvDim := c.Dim, c.HiddenDim, c.KVDim()

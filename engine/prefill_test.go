@@ -21,7 +21,7 @@ func noisyModel(c Config, seed uint64, std float64) *Model {
 			g[i] = 1
 		}
 	}
-	return &Model{Config: c, Weights: w, Name: "noisy"}
+	return mustModel(c, w, "noisy")
 }
 
 // smallConfig is a model shape with grouped-query attention, an unshared

@@ -118,7 +118,7 @@ func ExampleGenerate() {
 	for pair, z := range bigram {
 		w.Classifier[pair[1]*dim+pair[0]] = z
 	}
-	m := &Model{Config: c, Weights: w, Name: "bigram"}
+	m := mustModel(c, w, "bigram")
 
 	// Greedy would loop ("the cat sat on the cat sat …"); a no-repeat 2-gram
 	// rule forbids a second "the cat", so " mat" comes next.

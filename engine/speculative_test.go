@@ -14,7 +14,7 @@ func perturbedModel(m *Model, scale float64, seed uint64) *Model {
 	r := rand.New(rand.NewPCG(seed, 5))
 	c := m.Config
 	w := mustWeights(c)
-	src := m.Weights.Tensors(c)
+	src := m.Weights().Tensors(c)
 	for i, t := range w.Tensors(c) {
 		var ss float64
 		for _, v := range src[i].Data {
@@ -25,7 +25,7 @@ func perturbedModel(m *Model, scale float64, seed uint64) *Model {
 			t.Data[j] = v + float32(r.NormFloat64()*std*scale)
 		}
 	}
-	return &Model{Config: c, Weights: w, Name: "perturbed"}
+	return mustModel(c, w, "perturbed")
 }
 
 func TestSpeculativeGreedyIsTargetGreedy(t *testing.T) {

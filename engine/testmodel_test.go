@@ -12,7 +12,17 @@ func randomModel(c Config, seed uint64) *Model {
 			t.Data[i] = float32(r.NormFloat64() * 0.5)
 		}
 	}
-	return &Model{Config: c, Weights: w, Name: "random"}
+	return mustModel(c, w, "random")
+}
+
+// mustModel is NewModel, named, for weights the tests know fit c.
+func mustModel(c Config, w *Weights, name string) *Model {
+	m, err := NewModel(c, w)
+	if err != nil {
+		panic(err)
+	}
+	m.Name = name
+	return m
 }
 
 // mustWeights is NewWeights for shapes the tests know to be valid.

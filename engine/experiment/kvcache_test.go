@@ -126,7 +126,7 @@ func TestStepTimes(t *testing.T) {
 	if _, err := CachedStepTimes(long, RepeatTo(ids, 600), []int{599}, 1); err != nil {
 		t.Errorf("position 599 with a 600-token context: %v", err)
 	}
-	if m.Config.SeqLen == long.Config.SeqLen || &m.Weights.Wq[0] != &long.Weights.Wq[0] {
+	if m.Config.SeqLen == long.Config.SeqLen || &m.Weights().Wq[0] != &long.Weights().Wq[0] {
 		t.Error("WithContext should change the copy's context and share the weights")
 	}
 }

@@ -165,7 +165,7 @@ func FreshModel(cfg train.Config) (*engine.Model, error) {
 		return nil, err
 	}
 	p.Init(cfg.Seed)
-	return p.Model(), nil
+	return p.Model()
 }
 
 // CopyCost scores piece, then piece followed by itself, with

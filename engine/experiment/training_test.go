@@ -151,7 +151,7 @@ func TestFreshModelAndCopyCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := FreshModel(cfg)
-	wa, wb := a.Weights.Tensors(a.Config), b.Weights.Tensors(b.Config)
+	wa, wb := a.Weights().Tensors(a.Config), b.Weights().Tensors(b.Config)
 	if a.Config.NumParams() != cfg.Model.NumParams() || !slices.Equal(wa[0].Data, wb[0].Data) {
 		t.Error("two fresh models of one config differ")
 	}

@@ -28,7 +28,11 @@ func trainedTiny(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Params.Model(), tok
+	m, err := st.Params.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tok
 }
 
 // TestEvaluateMatchesEngine checks Evaluate against the definition: the

@@ -40,7 +40,11 @@ func testForwardMatchesEngine(t *testing.T, T int) {
 		opt.Update(p.Data, grad.Data, 1e-2)
 	}
 	path := filepath.Join(t.TempDir(), "m.bin")
-	if err := p.Model().Save(path); err != nil {
+	trained, err := p.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trained.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	m, err := engine.LoadModel(path)

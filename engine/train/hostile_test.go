@@ -163,18 +163,20 @@ func hostileFiles(t *testing.T) {
 // context of a million tokens on a short text.
 func hostileEvaluate(t *testing.T) {
 	m, tok := trainedTiny(t)
-	nan := *m
-	w := *m.Weights
+	w := *m.Weights()
 	w.Wq = append([]float32(nil), w.Wq...)
 	w.Wq[0] = float32(math.Inf(1))
-	nan.Weights = &w
+	nan, err := engine.NewModel(m.Config, &w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		m    *engine.Model
 		tok  *engine.Tokenizer
 		want string
 	}{
-		{"infinite weights", &nan, tok, "loss on token"},
+		{"infinite weights", nan, tok, "loss on token"},
 		{"nil model", nil, tok, "nil *Model"},
 		{"nil tokenizer", m, nil, "no tokenizer"},
 	} {

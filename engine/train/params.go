@@ -122,13 +122,18 @@ func (p *Params) Init(seed uint64) {
 }
 
 // Model returns an engine model whose weights are views of p's parameters
-// (no copy): training p further changes the model.
-func (p *Params) Model() *engine.Model {
-	w := &engine.Weights{
+// (no copy): training p further changes the model. It fails only when a
+// parameter's size was changed from what NewParams made.
+func (p *Params) Model() (*engine.Model, error) {
+	return engine.NewModel(p.Config, p.weights())
+}
+
+// weights views p's parameters in llama2.c's layout.
+func (p *Params) weights() *engine.Weights {
+	return &engine.Weights{
 		TokenEmbedding: p.Emb, RMSAtt: p.RMSAtt, Wq: p.Wq, Wk: p.Wk, Wv: p.Wv, Wo: p.Wo,
 		RMSFFN: p.RMSFFN, W1: p.W1, W2: p.W2, W3: p.W3, RMSFinal: p.RMSFinal, Classifier: p.Emb,
 	}
-	return &engine.Model{Config: p.Config, Weights: w}
 }
 
 // ParamsFromModel copies an engine model's weights into trainable
@@ -141,15 +146,8 @@ func ParamsFromModel(m *engine.Model) (*Params, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := m.Weights
-	for _, t := range []struct{ dst, src []float32 }{
-		{p.Emb, w.TokenEmbedding}, {p.RMSAtt, w.RMSAtt}, {p.Wq, w.Wq}, {p.Wk, w.Wk}, {p.Wv, w.Wv},
-		{p.Wo, w.Wo}, {p.RMSFFN, w.RMSFFN}, {p.W1, w.W1}, {p.W2, w.W2}, {p.W3, w.W3}, {p.RMSFinal, w.RMSFinal},
-	} {
-		if len(t.src) != len(t.dst) {
-			return nil, fmt.Errorf("model weights do not match its shape %v", m.Config)
-		}
-		copy(t.dst, t.src)
+	if err := m.CopyWeights(p.weights()); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -104,7 +104,11 @@ func courseStep(t *testing.T) (h, wOut, logits []float32) {
 	for i := range d {
 		identity[i*d+i] = 1
 	}
-	spy.Weights.Classifier = identity // the embeddings stay as they were
+	// The spy's classifier becomes the identity; its embeddings stay as
+	// they were.
+	if spy.Matrices.Classifier, err = engine.NewMatrix(vocab, d, identity); err != nil {
+		t.Fatalf("engine.NewMatrix(%d, %d, identity): %v", vocab, d, err)
+	}
 
 	ids, err := tok.Encode("func (b *Buffer) Len() int {\n\treturn", true, false)
 	if err != nil {
@@ -120,7 +124,7 @@ func courseStep(t *testing.T) (h, wOut, logits []float32) {
 		}
 		return slices.Clone(out)
 	}
-	return run(spy)[:d], m.Weights.Classifier, run(m)
+	return run(spy)[:d], m.Weights().Classifier, run(m)
 }
 
 // TestTask1_CourseModel: applied to the course model's final hidden state

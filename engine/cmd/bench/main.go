@@ -571,7 +571,12 @@ func randomModel(c engine.Config, seed uint64) (*engine.Model, error) {
 			g[i] = 1
 		}
 	}
-	return &engine.Model{Config: c, Weights: w, Name: "random"}, nil
+	m, err := engine.NewModel(c, w)
+	if err != nil {
+		return nil, err
+	}
+	m.Name = "random"
+	return m, nil
 }
 
 // timed runs f once to warm up, then n times, and returns the median, the
@@ -808,11 +813,9 @@ func firstLayers(m *engine.Model, n int) (*engine.Model, error) {
 	}
 	d := c
 	d.NLayers = n
-	w := *m.Weights
-	cut := func(t []float32) []float32 { return t[:len(t)/c.NLayers*n] }
-	w.RMSAtt, w.Wq, w.Wk, w.Wv, w.Wo = cut(w.RMSAtt), cut(w.Wq), cut(w.Wk), cut(w.Wv), cut(w.Wo)
-	w.RMSFFN, w.W1, w.W2, w.W3 = cut(w.RMSFFN), cut(w.W1), cut(w.W2), cut(w.W3)
-	return &engine.Model{Config: d, Weights: &w, Name: fmt.Sprintf("first %d of %d layers of %s", n, c.NLayers, m.Name)}, nil
+	mats := *m.Matrices
+	mats.Layers = mats.Layers[:n]
+	return &engine.Model{Config: d, Matrices: &mats, Name: fmt.Sprintf("first %d of %d layers of %s", n, c.NLayers, m.Name)}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

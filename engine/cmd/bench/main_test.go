@@ -36,7 +36,9 @@ func saveModel(t *testing.T, c engine.Config, bad float32) string {
 	}
 	w.Wq[0] += bad
 	path := filepath.Join(t.TempDir(), "model.bin")
-	if err := (&engine.Model{Config: c, Weights: w}).Save(path); err != nil {
+	if m, err := engine.NewModel(c, w); err != nil {
+		t.Fatal(err)
+	} else if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	return path

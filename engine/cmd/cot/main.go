@@ -130,7 +130,10 @@ func trainOne(ctx context.Context, f cot.Format, p cot.Preset, tok *engine.Token
 	if err != nil {
 		return err
 	}
-	m := st.Params.Model()
+	m, err := st.Params.Model()
+	if err != nil {
+		return err
+	}
 	path := filepath.Join(dir, f.String()+".bin")
 	if err := m.Save(path); err != nil {
 		return err

@@ -38,7 +38,9 @@ func writeModel(t *testing.T, dir string, c engine.Config, bad float32) (model, 
 		w.Wq[0] = bad
 	}
 	model = filepath.Join(dir, "model.bin")
-	if err := (&engine.Model{Config: c, Weights: w}).Save(model); err != nil {
+	if m, err := engine.NewModel(c, w); err != nil {
+		t.Fatal(err)
+	} else if err := m.Save(model); err != nil {
 		t.Fatal(err)
 	}
 	pieces := []string{"<unk>", "<s>", "</s>"}

@@ -314,7 +314,9 @@ func TestDraftWithShorterContextIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	short := filepath.Join(t.TempDir(), "short.bin")
-	if err := (&engine.Model{Config: c, Weights: w}).Save(short); err != nil {
+	if m, err := engine.NewModel(c, w); err != nil {
+		t.Fatal(err)
+	} else if err := m.Save(short); err != nil {
 		t.Fatal(err)
 	}
 	status, out, stderr := runGenerate("-draft", short, "-prompt", "func ", "-n", "100", "-temperature", "0")

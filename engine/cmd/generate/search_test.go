@@ -62,7 +62,9 @@ func TestSearchFlagsRejectedBeforeWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&engine.Model{Config: c, Weights: w}).Save(other); err != nil {
+	if m, err := engine.NewModel(c, w); err != nil {
+		t.Fatal(err)
+	} else if err := m.Save(other); err != nil {
 		t.Fatal(err)
 	}
 	status, out, stderr := runGenerate("-model", model, "-tokenizer", tokenizer, "-draft", other, "-temperature", "0")

@@ -275,7 +275,10 @@ func trainModel(ctx context.Context, name string, cfg train.Config, data *train.
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	path := filepath.Join(o.out, name+".bin")
-	m := st.Params.Model()
+	m, err := st.Params.Model()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if err := m.Save(path); err != nil {
 		return err
 	}
@@ -308,7 +311,11 @@ func exportCheckpoint(ckpt string, stdout io.Writer) error {
 	}
 	base := strings.TrimSuffix(ckpt, filepath.Ext(ckpt))
 	path := fmt.Sprintf("%s-step%d.bin", base, st.Step)
-	if err := st.Params.Model().Save(path); err != nil {
+	m, err := st.Params.Model()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(path); err != nil {
 		return err
 	}
 	val := "not measured yet"

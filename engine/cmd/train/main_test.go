@@ -106,8 +106,11 @@ func TestTrainInterruptedThenResumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := st.Params.Model()
-	if exported.Config != want.Config || !slices.Equal(exported.Weights.Wq, want.Weights.Wq) || !slices.Equal(exported.Weights.W2, want.Weights.W2) {
+	want, err := st.Params.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exported.Config != want.Config || !slices.Equal(exported.Weights().Wq, want.Weights().Wq) || !slices.Equal(exported.Weights().W2, want.Weights().W2) {
 		t.Errorf("the exported model differs from the checkpoint's")
 	}
 	if !strings.Contains(log.String(), "step 4 of") {

@@ -115,13 +115,19 @@ func (p *Profile) tick(part Part, t0 time.Time, c Cost) time.Time {
 
 // count adds the counted work of one pass over n tokens at pos.
 func (p *Profile) count(c Config, n, pos, outputs int) {
+	p.work(c, n, pos, outputs)
+	p.Passes++
+}
+
+// work adds the counted work of n tokens of one sequence at pos, one
+// pass's or part of one.
+func (p *Profile) work(c Config, n, pos, outputs int) {
 	for part := range NumParts {
 		w := c.PartCost(part, n, pos, outputs)
 		p.Parts[part].FLOPs += w.FLOPs
 		p.Parts[part].Bytes += w.Bytes
 	}
 	p.Tokens += int64(n)
-	p.Passes++
 }
 
 // matmulCost is the work of multiplying n vectors of length cols by a

@@ -40,6 +40,8 @@ type State struct {
 
 	rope  *ropeTable   // cos/sin of every rotation angle so far (RunC)
 	batch *batchBuffer // scratch for batched passes, made on first use
+	rows  []row        // a batched pass's rows, and the rows whose
+	outs  []int        // logits it keeps
 
 	// With LlamaCpp arithmetic: the rotations as llama.cpp computes them,
 	// the step's key and value before they are rounded into the cache,
@@ -153,6 +155,9 @@ func (s *State) Forward(token, pos int) ([]float32, error) {
 		return nil, err
 	}
 	s.forward(token, pos)
+	if s.Cache != nil {
+		s.Cache.n = pos + 1
+	}
 	if err := checkLogits(s.logits, pos); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,7 @@ type KVCache struct {
 	layers int
 	kvDim  int
 	room   int // positions allocated per layer
+	n      int // positions written: 0..n-1 hold keys and values
 	seqLen int // the model's context: the cache never grows past it
 }
 
@@ -59,6 +60,17 @@ func newKVCache(c Config, half bool) *KVCache {
 // Half reports whether the cache holds f16 numbers (HalfKeys and
 // HalfValues) rather than float32 ones (Keys and Values).
 func (kv *KVCache) Half() bool { return kv.half }
+
+// Len is the number of positions the cache holds: the passes that wrote
+// to it last wrote positions up to Len-1. A pass writing at an earlier
+// position cuts it back there, as a sequence is cut back.
+func (kv *KVCache) Len() int { return kv.n }
+
+// fits reports whether the cache is of the shape and numbers of a model
+// of shape c whose cache holds f16 numbers when half is set.
+func (kv *KVCache) fits(c Config, half bool) bool {
+	return kv.layers == c.NLayers && kv.kvDim == c.KVDim() && kv.seqLen == c.SeqLen && kv.half == half
+}
 
 // Capacity is the number of positions the cache has room for now.
 func (kv *KVCache) Capacity() int { return kv.room }
@@ -189,6 +201,7 @@ func (kv *KVCache) CopyPrefix(src *KVCache, n int) error {
 		copy(d.halfKeys, s.halfKeys)
 		copy(d.halfValues, s.halfValues)
 	}
+	kv.n = n
 	return nil
 }
 

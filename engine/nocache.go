@@ -76,7 +76,7 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	}
 	st.Profile = m.Profile
 	c := m.Model.Config
-	b, err := st.buffers(total, 0, n > 1)
+	b, err := st.buffers(total, total, n)
 	if err != nil {
 		return nil, err
 	}
@@ -100,33 +100,47 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	}
 	// Every layer gets the same scratch: it is overwritten layer after
 	// layer, which is exactly what having no cache means.
-	var scratch kvLayer
+	scratch := &scratchKV{kvDim: kvDim}
 	if half {
 		scratch.halfKeys, scratch.halfValues = b.halfKV[:total*kvDim], b.halfKV[total*kvDim:2*total*kvDim]
 	} else {
 		scratch.keys, scratch.values = b.kv[:total*kvDim], b.kv[total*kvDim:2*total*kvDim]
 	}
-	if err := st.batched(context.Background(), prefix, 0, n > 1, func(_, _ int) kvLayer { return scratch }); err != nil {
+	st.rows, st.outs = st.rows[:0], st.outs[:0]
+	for i, id := range prefix {
+		st.rows = append(st.rows, row{token: id, pos: i, kv: scratch})
+		if i >= total-n {
+			st.outs = append(st.outs, i)
+		}
+	}
+	if err := st.pass(context.Background(), st.rows, st.outs); err != nil {
 		return nil, err
 	}
 	m.Passes++
 	m.Positions += int64(total)
-	if n == 1 {
-		if err := checkLogits(st.logits, total-1); err != nil {
-			return nil, err
-		}
-		return [][]float32{st.logits}, nil
-	}
 	rows := make([][]float32, n)
-	v := c.VocabSize
 	for i := range rows {
-		r := total - n + i
-		rows[i] = b.logits[r*v : (r+1)*v]
-		if err := checkLogits(rows[i], r); err != nil {
+		rows[i] = st.outLogits(i)
+		if err := checkLogits(rows[i], total-n+i); err != nil {
 			return nil, err
 		}
 	}
 	return rows, nil
+}
+
+// scratchKV is where a pass without a cache keeps keys and values: room
+// for one layer's, which every layer overwrites.
+type scratchKV struct {
+	kvLayer
+	kvDim int
+}
+
+func (s *scratchKV) layer(_, n int) kvLayer {
+	e := n * s.kvDim
+	if s.halfKeys != nil {
+		return kvLayer{halfKeys: s.halfKeys[:e], halfValues: s.halfValues[:e]}
+	}
+	return kvLayer{keys: s.keys[:e], values: s.values[:e]}
 }
 
 // NoCache decodes in Generate like the default decoder, with every

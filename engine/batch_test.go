@@ -15,11 +15,11 @@ import (
 // (float32, run.c's arithmetic) and SmolLM2 (quantized, llama.cpp's).
 func passModels(t *testing.T) map[string]*Model {
 	t.Helper()
-	course, _, err := Default()
+	course, _, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	smol, _, err := LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	smol, _, err := loadGGUFWithTokenizer(testmodel.Path(t, testmodel.SmolLM2))
 	if err != nil {
 		t.Fatal(err)
 	}

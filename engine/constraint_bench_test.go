@@ -25,7 +25,7 @@ import (
 // single mask (max-mask-ns), and the medians of the mask and of the
 // forward pass per token, and their ratio (p50-mask-ns, p50-mask-%).
 func BenchmarkConstraintOverhead(b *testing.B) {
-	m, tok, err := LoadGGUF(testmodel.Path(b, testmodel.SmolLM2))
+	m, tok, err := loadGGUFWithTokenizer(testmodel.Path(b, testmodel.SmolLM2))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func randomSchema(r *rand.Rand, depth int) string {
 // random schemas, seeds and samplers, and validates every output with the
 // jsonschema library.
 func TestConstrainedSchemasValidate(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestConstrainedSchemasValidate(t *testing.T) {
 
 // TestConstrainedRegexps checks outputs against Go's regexp.
 func TestConstrainedRegexps(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestConstrainedRegexps(t *testing.T) {
 // TestConstraintEmptyPrompt starts right after BOS, where the course's
 // tokenizer drops a token's leading space.
 func TestConstraintEmptyPrompt(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestConstraintEmptyPrompt(t *testing.T) {
 // TestConstraintUnsatisfiable: a vocabulary that cannot write the
 // language ends at once, never outside it.
 func TestConstraintUnsatisfiable(t *testing.T) {
-	_, tok, err := Default()
+	_, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestConstraintUnsatisfiable(t *testing.T) {
 // TestConstrainedDistribution: with a constraint, the distribution drawn
 // from is the model's renormalised over the allowed tokens, on SmolLM2.
 func TestConstrainedDistribution(t *testing.T) {
-	m, tok, err := LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	m, tok, err := loadGGUFWithTokenizer(testmodel.Path(t, testmodel.SmolLM2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestConstrainedSmolLM2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates with SmolLM2")
 	}
-	m, tok, err := LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	m, tok, err := loadGGUFWithTokenizer(testmodel.Path(t, testmodel.SmolLM2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestConstrainedSmolLM2(t *testing.T) {
 // schema, sampling at temperature 0.9). mask-new-state is the cost of a
 // state seen for the first time: a walk of the whole vocabulary's trie.
 func BenchmarkConstrainedSmolLM2(b *testing.B) {
-	m, tok, err := LoadGGUF(testmodel.Path(b, testmodel.SmolLM2))
+	m, tok, err := loadGGUFWithTokenizer(testmodel.Path(b, testmodel.SmolLM2))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -468,7 +468,7 @@ func BenchmarkConstrainedSmolLM2(b *testing.B) {
 // goroutine, returns the one vocabulary built on the first, and it is
 // the one built from the tokenizer's texts.
 func TestConstraintVocabularyShared(t *testing.T) {
-	_, tok, err := Default()
+	_, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,7 +520,7 @@ func mustRegexp(t *testing.T, re string) *constrain.Grammar {
 // generation with an AmbiguityError, soon, and the text written before
 // it is in the language.
 func TestConstraintTooAmbiguous(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 )
 
 func TestDefaultModelsLoadAndGenerate(t *testing.T) {
-	target, tok, err := Default()
+	target, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	draft, dtok, err := DefaultDraft()
+	draft, dtok, err := courseDraft()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,13 +22,13 @@ func TestDefaultModelsLoadAndGenerate(t *testing.T) {
 		t.Errorf("draft (%d parameters) is not smaller than the target (%d)", draft.Config.NumParams(), target.Config.NumParams())
 	}
 	// Each call returns an independent copy.
-	again, _, err := Default()
+	again, _, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
 	again.Weights().RMSFinal[0] += 1
 	if target.Weights().RMSFinal[0] == again.Weights().RMSFinal[0] {
-		t.Error("two Default() models share their weights")
+		t.Error("two courseModel() models share their weights")
 	}
 	// The models have learned Go: real code is far more likely to them
 	// than the same tokens in reverse order.

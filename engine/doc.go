@@ -2,10 +2,12 @@
 // time, in plain Go: the inference engine of the Token by Token course.
 //
 // It reads (and writes) the checkpoint and tokenizer files of llama2.c, so
-// it runs the course's own models (Default, DefaultDraft) as well as any
-// llama2.c model, such as the TinyStories models llama2.c published; and it
-// reads GGUF files of the llama architecture, llama.cpp's format, such as
-// SmolLM2-135M-Instruct, which the course installs (SmolLM2).
+// it runs the course's own models as well as any llama2.c model, such as
+// the TinyStories models llama2.c published; and it reads GGUF files of
+// the llama architecture, llama.cpp's format, such as
+// SmolLM2-135M-Instruct, which the course installs. Package engine/models
+// loads the course's models by name (models.Load); Load here reads any
+// model file by its path.
 //
 // The files read top to bottom like the lessons:
 //
@@ -15,14 +17,16 @@
 //     or quantized; arithmetic.go: how a pass rounds between its products
 //     (run.c's float32, or llama.cpp's f16 keys and values and its order of
 //     sums, which GGUF models follow); model_gguf.go, load.go: models from
-//     GGUF files, and loading a model by name or path.
+//     GGUF files, and loading a model file of either format.
 //   - tokenizer.go: text to token ids (byte-pair merges, byte fallback) and
 //     back; tokenizer_gguf.go: a GGUF model's own tokenizer; chat.go: a
 //     conversation in the model's chat format.
-//   - forward.go, ops.go, matmul.go, kvcache.go, prefill.go: the transformer
-//     itself — RMSNorm, rotary position embeddings, grouped-query attention
-//     over the KV cache, the SwiGLU MLP and the vocabulary projection — for
-//     one token (decode) or a whole prompt at once (prefill); hidden.go
+//   - forward.go, ops.go, matmul.go, kvcache.go, batch.go, prefill.go: the
+//     transformer itself — RMSNorm, rotary position embeddings,
+//     grouped-query attention over the KV cache, the SwiGLU MLP and the
+//     vocabulary projection — for one token (decode), or for a batch of
+//     rows, each a token of its own sequence with its own cache (Pass),
+//     of which a whole prompt at once (prefill) is one kind; hidden.go
 //     hands out the final hidden state that the vocabulary projection
 //     multiplies, and parallel.go shares a pass's work among the cores.
 //   - softmax.go, logprobs.go: from logits to probabilities.
@@ -47,7 +51,7 @@
 //
 // A minimal program:
 //
-//	m, tok, err := engine.Default()
+//	m, tok, err := models.Default() // package engine/models
 //	if err != nil { ... }
 //	opts := engine.Options{MaxNewTokens: 50, Temperature: 0.8, TopP: 0.9, Seed: 1}
 //	for step, err := range engine.Generate(ctx, m, tok, "func main() {", opts) {

@@ -63,7 +63,7 @@ func TestPromptLookupGreedyIsTargetGreedy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	course, ctok, err := Default()
+	course, ctok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 // BenchmarkEncode encodes 64 KiB of Go source with the built-in tokenizer.
 func BenchmarkEncode(b *testing.B) {
-	_, tok, err := Default()
+	_, tok, err := courseModel()
 	if err != nil {
 		b.Fatal(err)
 	}

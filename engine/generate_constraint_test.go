@@ -54,7 +54,7 @@ func joinText(ss []Step) string {
 // generation there, with FinishConstraint, on the token that completes
 // it, for greedy decoding and sampling alike.
 func TestGenerateConstraintDone(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestGenerateConstraintDone(t *testing.T) {
 // pushed far above every other, are refused at the first step, where the
 // text is empty, and taken at the second.
 func TestGenerateConstraintEnd(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func vocabularyWithout(t *testing.T, tok *Tokenizer, cut string) *constrain.Voca
 // text, the generation ends at once with FinishUnsatisfiable, on a step
 // without a token, and the text is what the language allowed so far.
 func TestGenerateConstraintUnsatisfiable(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestGenerateConstraintUnsatisfiable(t *testing.T) {
 // stages ban every allowed token (the sampler's fallback is then the
 // masked logits, not the model's).
 func TestGenerateConstraintSettings(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestGenerateConstraintSettings(t *testing.T) {
 // TestGenerateConstraintStop: stop sequences and StopWhen end a
 // constrained generation as they end any other.
 func TestGenerateConstraintStop(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestGenerateConstraintStop(t *testing.T) {
 // ConstrainedLogProb is the model's renormalised over the allowed tokens,
 // and the trace shows the constraint as the stage after the model's.
 func TestGenerateConstraintLogProbs(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func argmaxProbs(p []float64) int {
 // TestGenerateConstraintCancel: a cancelled context ends a constrained
 // generation with FinishCancelled, the text so far inside the language.
 func TestGenerateConstraintCancel(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestGenerateConstraintCancel(t *testing.T) {
 // TestGenerateConstraintBudget: with few tokens left, by MaxNewTokens or
 // by the context, the constraint closes the JSON value in time.
 func TestGenerateConstraintBudget(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestGenerateConstraintBudget(t *testing.T) {
 // refuse a constraint; the decoder without a cache applies it, and gives
 // the cached loop's text.
 func TestGenerateConstraintDecoders(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func TestGenerateConstraintDecoders(t *testing.T) {
 // TestConstraintVocabularyMismatch: a constraint made for another
 // vocabulary is refused by name.
 func TestConstraintVocabularyMismatch(t *testing.T) {
-	_, tok, err := Default()
+	_, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

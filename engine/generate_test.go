@@ -314,7 +314,7 @@ func TestReferencePenaltiesBreakTheLoop(t *testing.T) {
 // TestEmptyPromptWithoutBOS: a model that adds no BOS token has nothing to
 // start from after an empty prompt, and Generate says so before any work.
 func TestEmptyPromptWithoutBOS(t *testing.T) {
-	m, tok, err := LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	m, tok, err := loadGGUFWithTokenizer(testmodel.Path(t, testmodel.SmolLM2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,11 +333,11 @@ func TestEmptyPromptWithoutBOS(t *testing.T) {
 // leaves the log-probabilities it names NaN; TopLogProbs and beam search's
 // own log-probabilities are still there.
 func TestGenerateNoLogProbs(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	draft, _, err := DefaultDraft()
+	draft, _, err := courseDraft()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func checkHidden(t *testing.T, m *Model, tokens []int) {
 }
 
 func TestHiddenProjectsToLogitsDefaultModel(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func llamaCppRuns(t *testing.T) map[string][]llamaCppRun {
 // llama.cpp, with other arithmetic (see testdata/llamacpp/README.md).
 func TestSmolLM2MatchesLlamaCpp(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, tok, err := SmolLM2()
+	m, tok, err := smolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func dequantized(t *testing.T, m *Model) *Model {
 // TestSmolLM2MatchesLlamaCpp).
 func TestSmolLM2MatchesFloat64(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, _, err := SmolLM2()
+	m, _, err := smolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestSmolLM2MatchesFloat64(t *testing.T) {
 // (Encode, as for a prompt) and as plain text (EncodeText).
 func TestSmolLM2TokenizesAsLlamaCpp(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	_, tok, err := SmolLM2()
+	_, tok, err := smolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

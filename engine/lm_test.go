@@ -51,7 +51,7 @@ func key(prefix []int) string { return fmt.Sprint(prefix) }
 // model's own next-token logits at that position, as the step-by-step
 // forward pass (State.Forward) computes them.
 func TestModelLMRowsMatchForward(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // ggufMagic opens every GGUF file: "GGUF" as bytes.
 const ggufMagic = "GGUF"
 
-// ModelFromGGUF makes a model from an open GGUF file: its shape from the
+// modelFromGGUF makes a model from an open GGUF file: its shape from the
 // llama.* keys, its weights from the tensors. Any other architecture, a
 // missing or misshapen tensor, or a tensor type the engine cannot compute
 // with is refused, naming what was found. The matrices of the types the
@@ -27,14 +27,9 @@ const ggufMagic = "GGUF"
 // copied; the others are read where they are, so f must stay open as long
 // as the model is used. The model computes with llama.cpp's arithmetic
 // (Matrices.Arithmetic is LlamaCpp): its logits are those of llama.cpp's
-// CPU backend with its default settings.
-func ModelFromGGUF(f *gguf.File, name string) (*Model, error) {
-	return modelFromGGUF(f, name, false)
-}
-
-// modelFromGGUF is ModelFromGGUF; with drop, f is a file the engine mapped
-// itself, and the pages of each tensor it copies are dropped once copied
-// (see dropPages).
+// CPU backend with its default settings. With drop, f is a file the
+// engine mapped itself, and the pages of each tensor it copies are
+// dropped once copied (see dropPages).
 func modelFromGGUF(f *gguf.File, name string, drop bool) (*Model, error) {
 	arch, err := f.String("general.architecture")
 	if err != nil {

@@ -140,7 +140,7 @@ func TestGGUFFloat32IsTheLlama2cModel(t *testing.T) {
 	c := tinyShape
 	w := randomWeights(t, c, r)
 	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, false))
-	g, tok, err := LoadGGUF(path)
+	g, tok, err := loadGGUFWithTokenizer(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestGGUFQuantizedCachedIsUncached(t *testing.T) {
 	c := tinyShape
 	w := randomWeights(t, c, r)
 	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, w, r, true))
-	m, _, err := LoadGGUF(path)
+	m, _, err := loadGGUFWithTokenizer(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestGGUFRefusesBadModels(t *testing.T) {
 			meta, ts := good()
 			meta, ts = bad.edit(meta, ts)
 			path := writeGGUF(t, meta, ts)
-			_, _, err := LoadGGUF(path)
+			_, _, err := loadGGUFWithTokenizer(path)
 			if err == nil || !strings.Contains(err.Error(), bad.says) || !strings.Contains(err.Error(), path) {
 				t.Errorf("LoadGGUF: %v; want an error naming %s and saying %q", err, path, bad.says)
 			}
@@ -340,7 +340,7 @@ func TestGGUFRefusesBadModels(t *testing.T) {
 		if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := LoadGGUF(path); err == nil || !strings.Contains(err.Error(), path) {
+		if _, _, err := loadGGUFWithTokenizer(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("LoadGGUF of half a file: %v; want an error naming it", err)
 		}
 	})
@@ -367,7 +367,7 @@ func FuzzLoadGGUF(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, tok, err := LoadGGUF(path)
+		m, tok, err := loadGGUFWithTokenizer(path)
 		if err != nil {
 			return
 		}
@@ -392,7 +392,7 @@ func TestGGUFPrefillAfterCachedPositions(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	c := tinyShape
 	path := writeGGUF(t, append(llamaMeta(c), spmVocab()...), tinyTensors(c, randomWeights(t, c, r), r, false))
-	m, _, err := LoadGGUF(path)
+	m, _, err := loadGGUFWithTokenizer(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestDecodeStepSharedAmongCoresAllocatesNothing(t *testing.T) {
 // this also checks that nothing a State makes for itself is kept in the
 // shared Model).
 func TestStatesShareAModel(t *testing.T) {
-	m, tok, err := Default()
+	m, tok, err := courseModel()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func languages(t testing.TB) map[string]*constrain.Grammar {
@@ -79,7 +80,7 @@ func checkTrie(t *testing.T, tok *engine.Tokenizer, steps int) {
 }
 
 func TestTrieMatchesBruteForceCourseVocabulary(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestTrieMatchesBruteForceCourseVocabulary(t *testing.T) {
 }
 
 func TestTrieMatchesBruteForceSmolLM2(t *testing.T) {
-	_, tok, err := engine.LoadGGUF(testmodel.Path(t, testmodel.SmolLM2))
+	_, tok, err := engine.Load(testmodel.Path(t, testmodel.SmolLM2), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // TestChatIDsSmolLM2: SmolLM2's template is ChatML; the prompt is the
@@ -15,7 +16,7 @@ import (
 // <|im_start|> (id 1, as the GGUF header says).
 func TestChatIDsSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	_, tok, err := engine.SmolLM2()
+	_, tok, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestAnswerPerToken(t *testing.T) {
 // and every answer's log-probability is the sum of its tokens' under the
 // model, scored again by teacher forcing.
 func TestAnswersOnTheCourseModel(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

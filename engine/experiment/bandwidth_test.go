@@ -1,10 +1,9 @@
 package experiment
 
 import (
+	"github.com/tokenbytoken/course/engine/models"
 	"math"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 func TestParallelSum(t *testing.T) {
@@ -38,7 +37,7 @@ func TestReadBandwidth(t *testing.T) {
 }
 
 func TestDecodeBytesAndBound(t *testing.T) {
-	m, _, err := engine.Default()
+	m, _, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestDistinctCurveAndFirstFork(t *testing.T) {
@@ -58,7 +59,7 @@ func TestMeanSDAndMeanLogProb(t *testing.T) {
 }
 
 func TestSeededSampleIsGenerate(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMiddleOf(t *testing.T) {
@@ -58,7 +59,7 @@ func TestTopProbAndSurestSteps(t *testing.T) {
 // TestContinuationsMatchGenerate: every text is what engine.Generate gives
 // for that prompt and seed alone, in prompt-then-seed order.
 func TestContinuationsMatchGenerate(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestContinuationsMatchGenerate(t *testing.T) {
 // TestSampledSteps: the first step's logits are the prompt's, every text
 // grows from the one before, and a run is the same for the same seed.
 func TestSampledSteps(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestSampledSteps(t *testing.T) {
 // TestNextTokens: the most likely tokens after a prompt, in order, without
 // the end of the text.
 func TestNextTokens(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestNextTokens(t *testing.T) {
 }
 
 func TestNoEnd(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestNoEnd(t *testing.T) {
 // BOS is <|im_start|> (1), as its GGUF header says.
 func TestNoEndSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, tok, err := engine.SmolLM2()
+	m, tok, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

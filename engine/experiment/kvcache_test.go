@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMillisecondsAndBestTime(t *testing.T) {
@@ -68,7 +69,7 @@ func TestDecodeStepFLOPs(t *testing.T) {
 }
 
 func TestTimedSteps(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestTimedSteps(t *testing.T) {
 }
 
 func TestStepTimes(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestStepTimes(t *testing.T) {
 }
 
 func TestDecodeEach(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestDecodeEach(t *testing.T) {
 func TestCachedStepTimesFillsTheCache(t *testing.T) {
 	// Past FillPrefix the cache is filled with copies: a step at the last
 	// position of a stretched context runs.
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

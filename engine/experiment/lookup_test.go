@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // TestLookupGuesses works a short text by hand. The prompt 5 6 7 8 is
@@ -160,7 +161,7 @@ func TestLookupLM(t *testing.T) {
 // TestLookupDrawsAt: both ways draw the asked number of tokens from the
 // course's model, and p is a distribution over its vocabulary.
 func TestLookupDrawsAt(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestCount(t *testing.T) {
@@ -118,7 +119,7 @@ func TestFirstDifference(t *testing.T) {
 }
 
 func TestContinueAndLoopStats(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // lateTableLM always gives the same logits, whatever the prefix.
@@ -95,7 +96,7 @@ func TestTotalVariationAndShares(t *testing.T) {
 }
 
 func TestTargetDrawsAreGenerateFirstTokens(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +132,11 @@ func TestSpeculativeDrawsFollowTheTarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws 500 tokens")
 	}
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := engine.DefaultDraft()
+	d, _, err := models.Draft()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,11 +225,11 @@ func TestTopIDsAndTokenCounts(t *testing.T) {
 // The counts are those of one engine.Speculative run per seed, whoever
 // draws them.
 func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := engine.DefaultDraft()
+	d, _, err := models.Draft()
 	if err != nil {
 		t.Fatal(err)
 	}

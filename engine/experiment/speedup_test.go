@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMedian(t *testing.T) {
@@ -49,7 +50,7 @@ func TestSpeedTrialSpeedUp(t *testing.T) {
 // every γ gives plain greedy decoding's tokens (MeasureSpeedUp checks it),
 // each run is timed once per round, and the lookup proposes tokens.
 func TestMeasureSpeedUpOnTheCourseModel(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestMeasureSpeedUpOnTheCourseModel(t *testing.T) {
 }
 
 func TestPassCosts(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

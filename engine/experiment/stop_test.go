@@ -12,6 +12,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMaxIndex(t *testing.T) {
@@ -43,7 +44,7 @@ func TestStraddlingStop(t *testing.T) {
 }
 
 func TestGenerateTextAndPieces(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestGenerateTextAndPieces(t *testing.T) {
 }
 
 func TestEndChances(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestEndChances(t *testing.T) {
 }
 
 func TestEndChancesAfterIsEndChances(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestEndChancesAfterIsEndChances(t *testing.T) {
 // the chance of ending after the prompt (the answer not begun) small.
 func TestEndChancesAfterOnSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, tok, err := engine.SmolLM2()
+	m, tok, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

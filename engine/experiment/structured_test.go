@@ -11,6 +11,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 const personSchema = `{"type": "object", "properties": {"name": {"type": "string", "minLength": 1}, "age": {"type": "integer", "minimum": 0, "maximum": 120}}, "required": ["name", "age"]}`
@@ -128,7 +129,7 @@ func TestCost(t *testing.T) {
 // courseConstraint binds the person schema to the course's model.
 func courseConstraint(t *testing.T) (*engine.Model, *engine.Tokenizer, *engine.Constraint) {
 	t.Helper()
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestGuidedGreedy(t *testing.T) {
 // TestGuidedWithoutConstraint: with no constraint, the loop is plain
 // greedy decoding, the engine's.
 func TestGuidedWithoutConstraint(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ func TestGuidedRefuses(t *testing.T) {
 // TestSamples: the i-th sample is what engine.Generate writes with seed
 // opts.Seed+i.
 func TestSamples(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

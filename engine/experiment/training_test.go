@@ -11,6 +11,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -56,7 +57,7 @@ func TestReadGoCorpus(t *testing.T) {
 }
 
 func TestGoCorpusData(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestHeldOutGoFile(t *testing.T) {
 }
 
 func TestScoreTextIsTheTrainersLoss(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,11 +156,11 @@ func TestFreshModelAndCopyCost(t *testing.T) {
 	if a.Config.NumParams() != cfg.Model.NumParams() || !slices.Equal(wa[0].Data, wb[0].Data) {
 		t.Error("two fresh models of one config differ")
 	}
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, _ := engine.Default()
+	m, _, _ := models.Default()
 	const piece = "x := 1\n"
 	first, second, err := CopyCost(m, tok, piece)
 	if err != nil {
@@ -173,7 +174,7 @@ func TestFreshModelAndCopyCost(t *testing.T) {
 }
 
 func TestEvaluateForwardIsTheTrainersScore(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestEvaluateForwardIsTheTrainersScore(t *testing.T) {
 // at a time.
 func TestEvaluateForwardOnSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, tok, err := engine.SmolLM2()
+	m, tok, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

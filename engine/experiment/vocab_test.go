@@ -7,10 +7,11 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestProfileDecodeAndShares(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestGoSourceAndCountTokens(t *testing.T) {
 	if _, err := GoSource([]string{"no/such.go"}, 10); err == nil {
 		t.Error("a missing file: want an error")
 	}
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestTopMassAndBelow(t *testing.T) {
 }
 
 func TestSampledDistributions(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func toFloat32(xs []float64) []float32 {
 }
 
 func TestStoredStepBytesFloat32(t *testing.T) {
-	m, _, err := engine.Default()
+	m, _, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestStoredStepBytesFloat32(t *testing.T) {
 
 func TestStoredStepBytesSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	m, _, err := engine.SmolLM2()
+	m, _, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

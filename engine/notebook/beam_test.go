@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestGeneratedText(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,18 +3,17 @@ package notebook
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
 func TestTokenTextCourseModel(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +49,7 @@ func TestTokenTextCourseModel(t *testing.T) {
 // for its greedy runs, special tokens as their own text).
 func TestTokenTextSmolLM2(t *testing.T) {
 	testmodel.Path(t, testmodel.SmolLM2)
-	_, tok, err := engine.SmolLM2()
+	_, tok, err := models.SmolLM2()
 	if err != nil {
 		t.Fatal(err)
 	}

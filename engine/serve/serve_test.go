@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
@@ -36,7 +37,7 @@ var (
 func builtIn(t *testing.T) *Model {
 	t.Helper()
 	defaultOnce.Do(func() {
-		m, tok, err := engine.Default()
+		m, tok, err := models.Default()
 		defaultModel, defaultErr = &Model{ID: "default", Model: m, Tokenizer: tok}, err
 	})
 	if defaultErr != nil {
@@ -50,7 +51,7 @@ func smolLM2(t *testing.T) *Model {
 	t.Helper()
 	testmodel.Path(t, testmodel.SmolLM2)
 	smolOnce.Do(func() {
-		m, tok, err := engine.SmolLM2()
+		m, tok, err := models.SmolLM2()
 		smolModel, smolErr = &Model{ID: "smollm2", Model: m, Tokenizer: tok}, err
 	})
 	if smolErr != nil {
@@ -486,7 +487,7 @@ func FuzzRequest(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package train
 
 import (
 	"context"
+	"github.com/tokenbytoken/course/engine/models"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 func TestLines(t *testing.T) {
@@ -55,7 +54,7 @@ func TestSummarize(t *testing.T) {
 // builds from the same source: every document there is BOS, its tokens,
 // EOS.
 func TestDocumentSizes(t *testing.T) {
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,8 @@ package train
 
 import (
 	"context"
+	"github.com/tokenbytoken/course/engine/models"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // BenchmarkEncodeDocuments encodes the files of the installed Go's
@@ -14,7 +13,7 @@ import (
 //	go test ./engine/train -run '^$' -bench 'EncodeDocuments|CountChunks'
 func BenchmarkEncodeDocuments(b *testing.B) {
 	texts := stdlibTexts(b)
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		b.Fatal(err)
 	}

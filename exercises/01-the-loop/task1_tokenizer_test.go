@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -15,7 +16,7 @@ import (
 // plain slices Decode and Encode take.
 func courseVocabulary(t *testing.T) (*engine.Tokenizer, []string, []float32) {
 	t.Helper()
-	_, tok, err := engine.Default()
+	_, tok, err := models.Default()
 	if err != nil {
 		t.Fatalf("loading the course's model: %v", err)
 	}

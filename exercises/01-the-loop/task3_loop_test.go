@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -229,7 +230,7 @@ func TestTask3_Errors(t *testing.T) {
 //grade:task 3 points 2
 func TestTask3_CourseModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatalf("loading the course's model: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -182,7 +183,7 @@ func at(row []float32, i int) float32 {
 //grade:task 1 points 1
 func TestTask1_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatalf("loading the course's model: %v", err)
 	}
@@ -323,7 +324,7 @@ func TestTask2_Errors(t *testing.T) {
 //grade:task 2 points 2
 func TestTask2_CourseModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatalf("loading the course's model: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -157,7 +158,7 @@ func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 //grade:task 3 points 1
 func TestTask3_CourseModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatalf("loading the course's model: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -205,7 +206,7 @@ func TestTask5_Frequencies(t *testing.T) {
 //grade:task 5 points 1
 func TestTask5_OnTheModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

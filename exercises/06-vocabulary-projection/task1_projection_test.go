@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -88,13 +89,13 @@ func TestTask1_RowMajor(t *testing.T) {
 // logits are then exactly h (each is 1·h_i plus zeros).
 func courseStep(t *testing.T) (h, wOut, logits []float32) {
 	t.Helper()
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
-	spy, _, err := engine.Default()
+	spy, _, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	d, vocab := m.Config.Dim, m.Config.VocabSize
 	if vocab < d {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -73,9 +74,9 @@ func TestTask2_Tied(t *testing.T) {
 	if got := EmbeddingParams(4096, 50000, false); got != 409_600_000 {
 		t.Errorf("EmbeddingParams(4096, 50000, untied) = %d; want 409600000 (two V × d matrices)", got)
 	}
-	m, _, err := engine.Default()
+	m, _, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	shared, separate := m.Config, m.Config
 	shared.SharedClassifier, separate.SharedClassifier = true, false

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -20,9 +21,9 @@ type namedShape struct {
 // open models, counted as the engine's Llama block.
 func testShapes(t *testing.T) []namedShape {
 	t.Helper()
-	m, _, err := engine.Default()
+	m, _, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	return []namedShape{
 		{"the course's model", m.Config},

@@ -2,12 +2,11 @@ package kvcache
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/models"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // TestTask3_AppendLen: a new cache is empty and attends to nothing; every
@@ -145,7 +144,7 @@ func TestTask3_EveryPosition(t *testing.T) {
 }
 
 // TestTask3_CourseModel: the real keys and values of the course's model.
-// The test runs a prompt through engine.Default(), then feeds every
+// The test runs a prompt through models.Default(), then feeds every
 // layer's cached keys and values, position by position, into your Cache
 // (6 query heads, 2 KV heads of 32). With a random query at each position
 // (the engine does not hand out its queries), your cached attention must
@@ -155,9 +154,9 @@ func TestTask3_EveryPosition(t *testing.T) {
 //grade:task 3 points 2
 func TestTask3_CourseModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	cfg := m.Config
 	ids, err := tok.Encode("func (b *Buffer) Len() int {\n\treturn len(b.buf) - b.off\n}\n", true, false)

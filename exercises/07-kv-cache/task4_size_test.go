@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -17,13 +18,13 @@ import (
 //grade:task 4 points 2
 func TestTask4_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
-	target, _, err := engine.Default()
+	target, _, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
-	draft, _, err := engine.DefaultDraft()
+	draft, _, err := models.Draft()
 	if err != nil {
-		t.Fatalf("engine.DefaultDraft(): %v", err)
+		t.Fatalf("models.Draft(): %v", err)
 	}
 	shapes := []struct {
 		name string
@@ -115,9 +116,9 @@ func TestTask4_Positions(t *testing.T) {
 		}
 	}
 
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	ids, err := tok.Encode("func main() {", true, false)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -99,9 +100,9 @@ func (m boundedLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 // courseModel loads the course's embedded model.
 func courseModel(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 	t.Helper()
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	return m, tok
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -292,9 +293,9 @@ func TestTask1_LogProbErrors(t *testing.T) {
 // courseModel loads the course's embedded model and tokenizer.
 func courseModel(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 	t.Helper()
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	return m, tok
 }

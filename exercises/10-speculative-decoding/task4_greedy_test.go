@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -178,19 +179,19 @@ func TestTask4_Counts(t *testing.T) {
 	}
 }
 
-// TestTask4_CourseModels: the course's target (engine.Default) with its
-// draft (engine.DefaultDraft) gives, token for token, the target's greedy
+// TestTask4_CourseModels: the course's target (models.Default) with its
+// draft (models.Draft) gives, token for token, the target's greedy
 // output, with one target pass per round, and the same counts as
 // engine.Speculative at temperature 0.
 //
 //grade:task 4 points 2
 func TestTask4_CourseModels(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := engine.DefaultDraft()
+	d, _, err := models.Draft()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -317,9 +318,9 @@ func TestTask2_SameSeed(t *testing.T) {
 //grade:task 2 points 2
 func TestTask2_CourseModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	const prompt, n = "func (b *Buffer) Len() int {", 24
 	ids, err := tok.Encode(prompt, true, false)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -178,9 +179,9 @@ func TestTask3_Forks(t *testing.T) {
 		t.Fatalf("30 samples of the fork model (seeds 1…30): Distinct = %s; want %v\nsamples: %s", check.Vec(got), want, check.List(samples, check.Vec[int]))
 	}
 
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	const prompt, n = "func (b *Buffer) Len() int {", 16
 	ids, err := tok.Encode(prompt, true, false)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -364,9 +365,9 @@ func TestTask4_MeanLossByHand(t *testing.T) {
 func TestTask4_MeanLossOnModel(t *testing.T) {
 	defer check.Recover(t)
 	const text = "func (b *Buffer) Len() int { return len(b.buf) - b.off }"
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
-		t.Fatalf("engine.Default(): %v", err)
+		t.Fatalf("models.Default(): %v", err)
 	}
 	ids, err := tok.Encode(text, true, false)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
@@ -443,7 +444,7 @@ func (m *recordingLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 //grade:task 4 points 1
 func TestTask4_OnTheModel(t *testing.T) {
 	defer check.Recover(t)
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func main() { os.Exit(status(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -272,7 +273,7 @@ func load(s settings) (*engine.Model, time.Duration, error) {
 	if s.modelPath != "" {
 		path := s.modelPath
 		if path == "smollm2" {
-			p, err := engine.SmolLM2Path()
+			p, err := models.SmolLM2Path()
 			if err != nil {
 				return nil, 0, err
 			}
@@ -741,7 +742,7 @@ func generateFrom(m *engine.Model, tok *engine.Tokenizer, positions int) (run fu
 func tokenizer(s settings, m *engine.Model) (*engine.Tokenizer, string, error) {
 	path := s.modelPath
 	if path == "smollm2" {
-		p, err := engine.SmolLM2Path()
+		p, err := models.SmolLM2Path()
 		if err != nil {
 			return nil, "", err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/internal/regular"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -179,11 +180,5 @@ func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs, stop
 }
 
 func load(model, tokPath string) (*engine.Model, *engine.Tokenizer, error) {
-	switch model {
-	case "default":
-		return engine.Default()
-	case "draft":
-		return engine.DefaultDraft()
-	}
-	return engine.Load(model, tokPath)
+	return models.Load(model, tokPath)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -43,7 +44,7 @@ func TestEvalRepeat(t *testing.T) {
 	if err := run([]string{"-repeat", "-text", path}, &out, &out); err != nil {
 		t.Fatal(err)
 	}
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestEvalStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +233,7 @@ func TestEvalStops(t *testing.T) {
 // prompt, then has as many tokens as the context has positions: BOS fills
 // the first, and the last token is generated but never fed back).
 func TestSampleToEnd(t *testing.T) {
-	m, tok, err := engine.Default()
+	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

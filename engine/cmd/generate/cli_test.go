@@ -16,6 +16,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/simd"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // TestSummaryFollowsText runs the command with stdout and stderr on one
@@ -304,7 +305,7 @@ func TestNoCacheListsAlternatives(t *testing.T) {
 // the run goes would end the text at its own limit; it is refused up
 // front, with the numbers, unless the run fits in its context.
 func TestDraftWithShorterContextIsRefused(t *testing.T) {
-	target, _, err := engine.Default()
+	target, _, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

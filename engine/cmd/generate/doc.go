@@ -15,9 +15,9 @@
 //	go run ./engine/cmd/generate -model smollm2 -chat "Write a SQL query for the users older than 30." -grammar engine/constrain/testdata/select.gbnf -temperature 0
 //	go run ./engine/cmd/generate -model stories15M.bin -tokenizer tokenizer.bin -prompt "Once upon a time" -temperature 0
 //
-// Without -model it runs the engine's built-in model (engine.Default);
+// Without -model it runs the course's built-in model (models.Default);
 // -model smollm2 runs SmolLM2-135M-Instruct, which make install puts in
-// kernel/.models/ (engine.SmolLM2); any other -model is a path: a GGUF file
+// kernel/.models/ (models.SmolLM2); any other -model is a path: a GGUF file
 // of the llama architecture, or a llama2.c checkpoint with its tokenizer.bin
 // (engine.LoadModel tells them apart by their first bytes).
 //

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // The sampling defaults. They were chosen by generating from the built-in
@@ -331,12 +332,12 @@ func load(cfg *config) (*engine.Model, *engine.Tokenizer, error) {
 		if cfg.tokenizer != "" {
 			return nil, nil, cli.Usagef("-tokenizer = %q: the built-in model has its own tokenizer; give -model too", cfg.tokenizer)
 		}
-		return engine.Default()
+		return models.Default()
 	}
 	if cfg.model == "smollm2" && cfg.tokenizer != "" {
 		return nil, nil, cli.Usagef("-tokenizer = %q: SmolLM2 has its own tokenizer", cfg.tokenizer)
 	}
-	return engine.Load(cfg.model, cfg.tokenizer)
+	return models.Load(cfg.model, cfg.tokenizer)
 }
 
 // builtIn says whether the run uses the built-in target model.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 // defaultGamma is the number of tokens the draft proposes per round when
@@ -191,7 +192,7 @@ func loadDraft(path string, m *engine.Model, tok *engine.Tokenizer) (*engine.Mod
 	var dtok *engine.Tokenizer
 	var err error
 	if path == "default" {
-		d, dtok, err = engine.DefaultDraft()
+		d, dtok, err = models.Draft()
 	} else {
 		d, err = engine.LoadModel(path)
 		beside := filepath.Join(filepath.Dir(path), "tokenizer.bin")

@@ -11,12 +11,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/serve"
 )
 
@@ -104,19 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 
 // load reads one model to serve, named as -model names it.
 func load(name string) (*serve.Model, error) {
-	var (
-		m   *engine.Model
-		tok *engine.Tokenizer
-		err error
-		id  = name
-	)
-	switch name {
-	case "default":
-		m, tok, err = engine.Default()
-	case "smollm2":
-		m, tok, err = engine.SmolLM2()
-	default:
-		m, tok, err = engine.LoadGGUF(name)
+	m, tok, err := models.Load(name, "")
+	id := name
+	if !slices.Contains(models.Names, name) {
 		id = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
+	"github.com/tokenbytoken/course/engine/models"
 )
 
 func main() {
@@ -75,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 // load reads only the tokenizer: a GGUF file's without its weights.
 func load(model, tokPath string, tokSet bool) (*engine.Tokenizer, error) {
 	if model == "smollm2" {
-		p, err := engine.SmolLM2Path()
+		p, err := models.SmolLM2Path()
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +101,7 @@ func load(model, tokPath string, tokSet bool) (*engine.Tokenizer, error) {
 		if tokSet {
 			return nil, cli.Usagef("-tokenizer: the built-in model has its own tokenizer")
 		}
-		_, tok, err := engine.Default()
+		_, tok, err := models.Default()
 		return tok, err
 	}
 	if tokPath == "" {

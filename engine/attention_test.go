@@ -79,7 +79,7 @@ func TestKernelsKeepGreedyOutput(t *testing.T) {
 					t.Fatal(err)
 				}
 				logits = append(logits, append([]float32(nil), l...))
-				token = Argmax(l)
+				token = argmax(l)
 				tokens = append(tokens, token)
 			}
 			return tokens, logits

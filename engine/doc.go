@@ -29,33 +29,15 @@
 //     of which a whole prompt at once (prefill) is one kind; hidden.go
 //     hands out the final hidden state that the vocabulary projection
 //     multiplies, and parallel.go shares a pass's work among the cores.
-//   - softmax.go, logprobs.go: from logits to probabilities.
-//   - sample.go and one file per sampling stage: bias.go, penalty.go,
-//     ngram.go, temperature.go, topk.go, topp.go, minp.go; rng.go is the
-//     seeded random number generator; constraint.go, token_bytes.go: a
-//     language the text must stay in (a JSON Schema, a regular expression,
-//     a grammar; compiled by package engine/constrain) as the stage that
-//     masks every token leading out of it.
-//   - generate.go, stop.go, stream.go: the autoregressive loop, its finish
-//     reasons and stop conditions, and streaming of whole characters.
-//   - lm.go, nocache.go, beam.go, speculative.go, drafter.go: other ways to
-//     decode — over any LM (Decode), without a cache, beam search,
-//     speculative decoding with a draft model or prompt lookup. Every
-//     decoder streams the same Steps (an iter.Seq2[Step, error]) and ends
-//     for the same reasons; Options.Decoder runs any of them in Generate.
-//   - vote.go: spending more compute at test time — N samples and a
-//     majority vote over their answers (self-consistency), or the best of N.
+//   - token_bytes.go: each token's bytes, and the vocabulary as a
+//     constraint (package engine/constrain) sees it.
+//   - lm.go: ModelLM and NoCacheLM, a Model seen as a language model that
+//     scores next tokens, with and without its KV cache, for the decoders
+//     of package engine/decoding.
 //   - cost.go: floating-point operations, bytes and time per part of a step.
 //   - memory.go: memory sized by the work asked, and refused with the numbers
 //     when it cannot fit.
 //
-// A minimal program:
-//
-//	m, tok, err := models.Default() // package engine/models
-//	if err != nil { ... }
-//	opts := engine.Options{MaxNewTokens: 50, Temperature: 0.8, TopP: 0.9, Seed: 1}
-//	for step, err := range engine.Generate(ctx, m, tok, "func main() {", opts) {
-//		if err != nil { ... }
-//		fmt.Print(step.Text)
-//	}
+// Generation — the loop, sampling and every other decoder — is package
+// engine/decoding; a minimal program is in its documentation.
 package engine

@@ -72,7 +72,7 @@ type State struct {
 // Reserve checks the model and makes room for positions 0..positions-1 in
 // the cache and the attention scratch at once, refusing with a
 // *MemoryError when they do not fit in the memory available. Forward and
-// Prefill call it themselves; calling it first (Generate does, with the
+// Prefill call it themselves; calling it first (decoding.Generate does, with the
 // prompt plus the tokens it may generate) turns a generation that would
 // run out of memory half-way into an error before any work.
 func (s *State) Reserve(positions int) error {

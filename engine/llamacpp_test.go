@@ -120,10 +120,10 @@ func TestSmolLM2MatchesLlamaCpp(t *testing.T) {
 					recordedLSE = *step.LSE
 				}
 				want := step.Top[0][1] - recordedLSE
-				got := float64(logits[int(step.Top[0][0])]) - logSumExp(logits)
+				got := float64(logits[int(step.Top[0][0])]) - logSumExp64(logits)
 				worstLP = max(worstLP, math.Abs(got-want))
 				gap := step.Top[0][1] - step.Top[1][1]
-				if got := Argmax(logits); got != step.ID {
+				if got := argmax(logits); got != step.ID {
 					disagree++
 					if gap > 0 && source == "own" {
 						t.Errorf("%q step %d: greedy %d (%q), llama.cpp %d (%q), recorded top-two gap %.3f",

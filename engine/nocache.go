@@ -142,15 +142,3 @@ func (s *scratchKV) layer(_, n int) kvLayer {
 	}
 	return kvLayer{keys: s.keys[:e], values: s.values[:e]}
 }
-
-// NoCache decodes in Generate like the default decoder, with every
-// sampling setting, but keeps no KV cache: every step runs the whole
-// sequence through the model again (see NoCacheLM), to show what the cache
-// saves.
-type NoCache struct{}
-
-func (NoCache) check(Options) error { return nil }
-
-func (NoCache) generate(d *decoding, m *Model, opts Options, yield func(Step, error) bool) {
-	d.sample(yield, opts.chooser(d.tok), lmNext(NewNoCacheLM(m)))
-}

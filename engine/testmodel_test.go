@@ -1,6 +1,9 @@
 package engine
 
-import "math/rand/v2"
+import (
+	"math"
+	"math/rand/v2"
+)
 
 // randomModel builds a small model with random weights, for tests that need
 // a real forward pass but no particular behaviour.
@@ -58,4 +61,25 @@ func byteTokenizer(pieces ...string) *Tokenizer {
 func byteName(b byte) string {
 	const hex = "0123456789ABCDEF"
 	return "<0x" + string(hex[b>>4]) + string(hex[b&15]) + ">"
+}
+
+// argmax is the id of the largest logit, the first of equals.
+func argmax(logits []float32) int {
+	best := 0
+	for i, z := range logits {
+		if z > logits[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// logSumExp64 is ln Σ exp(z), summed in float64 from the largest.
+func logSumExp64(logits []float32) float64 {
+	m := float64(logits[argmax(logits)])
+	var sum float64
+	for _, z := range logits {
+		sum += math.Exp(float64(z) - m)
+	}
+	return m + math.Log(sum)
 }

@@ -47,7 +47,7 @@ func (t *Tokenizer) EncodeText(text string, bos, eos bool) ([]int, error) {
 // vocabulary (such as <|im_start|>), which stands for no text of its own.
 func (t *Tokenizer) IsControl(id int) bool { return t.bpe.IsControl(id) }
 
-// endToken is how a GGUF model's vocabulary writes the end token id (such
+// EndName is how a GGUF model's vocabulary writes the end token id (such
 // as <|im_end|>, an instruction-tuned model's end of turn), or "" for a
 // llama2.c tokenizer, whose end is simply end-of-text.
-func (t *Tokenizer) endToken(id int) string { return t.bpe.EndName(id) }
+func (t *Tokenizer) EndName(id int) string { return t.bpe.EndName(id) }

@@ -14,7 +14,7 @@
 // (Problems), reading the answer of a completion (ParseAnswer), accuracy
 // and cost in generated tokens (Evaluate, BySize), and self-consistency,
 // the majority answer of N sampled completions (SampleAll and VoteScore,
-// built on engine.GenerateN and engine.Majority).
+// built on decoding.GenerateN and decoding.Majority).
 //
 // The files: task.go (problems and formats), tokenizer.go (one token per
 // character), data.go (training examples), presets.go (the training runs),

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
@@ -28,18 +29,18 @@ type Attempt struct {
 
 // Solve runs the model on one problem with the given sampling settings
 // (the zero Options are greedy decoding) and reads its answer.
-func Solve(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, opts engine.Options) (Attempt, error) {
+func Solve(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, opts decoding.Options) (Attempt, error) {
 	if opts.MaxNewTokens == 0 {
 		opts.MaxNewTokens = MaxNewTokens(p.Digits)
 	}
 	a := Attempt{Problem: p}
 	var sb strings.Builder
-	for step, err := range engine.Generate(ctx, m, tok, p.Prompt(), opts) {
+	for step, err := range decoding.Generate(ctx, m, tok, p.Prompt(), opts) {
 		if err != nil {
 			return a, fmt.Errorf("solving %s: %w", p.Prompt(), err)
 		}
 		sb.WriteString(step.Text)
-		if step.ID != engine.NoToken {
+		if step.ID != decoding.NoToken {
 			a.Tokens++
 		}
 	}
@@ -79,7 +80,7 @@ func (s Score) String() string {
 
 // Evaluate solves every problem with one completion each (Solve) and adds
 // up the results. The problems are shared among the machine's cores.
-func Evaluate(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, opts engine.Options) (Score, error) {
+func Evaluate(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, opts decoding.Options) (Score, error) {
 	attempts := make([]Attempt, len(problems))
 	err := forEach(len(problems), func(i int) error {
 		var err error
@@ -108,20 +109,20 @@ func answerString(text string) (string, bool) {
 	return strconv.Itoa(v), true
 }
 
-// SampleAnswers draws n completions of the problem (engine.GenerateN) at the
+// SampleAnswers draws n completions of the problem (decoding.GenerateN) at the
 // given settings, which should sample (Temperature above 0), and reads
 // each one's answer.
-func SampleAnswers(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, n int, opts engine.Options) ([]engine.Completion, error) {
+func SampleAnswers(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p Problem, n int, opts decoding.Options) ([]decoding.Completion, error) {
 	if opts.MaxNewTokens == 0 {
 		opts.MaxNewTokens = MaxNewTokens(p.Digits)
 	}
-	return engine.GenerateN(ctx, m, tok, p.Prompt(), n, opts, answerString)
+	return decoding.GenerateN(ctx, m, tok, p.Prompt(), n, opts, answerString)
 }
 
 // BySize evaluates the model on count problems of every size, 1 to
 // MaxDigits digits (Problems(d, count, TestSeed)): score i is for i+1
 // digits.
-func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count int, opts engine.Options) ([]Score, error) {
+func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count int, opts decoding.Options) ([]Score, error) {
 	scores := make([]Score, MaxDigits)
 	for d := 1; d <= MaxDigits; d++ {
 		var err error
@@ -134,14 +135,14 @@ func BySize(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, count i
 
 // SampleAll draws n completions of every problem (SampleAnswers), sharing
 // the problems among the machine's cores: samples[i] are problem i's.
-// Problem i samples from the seed engine.CompletionSeed(opts.Seed, i), so that
+// Problem i samples from the seed decoding.CompletionSeed(opts.Seed, i), so that
 // no two problems share their random numbers: with one seed for all, the
 // first sample of every problem would be equally lucky or unlucky.
-func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts engine.Options) ([][]engine.Completion, error) {
-	samples := make([][]engine.Completion, len(problems))
+func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []Problem, n int, opts decoding.Options) ([][]decoding.Completion, error) {
+	samples := make([][]decoding.Completion, len(problems))
 	err := forEach(len(problems), func(i int) error {
 		o := opts
-		o.Seed = engine.CompletionSeed(opts.Seed, i)
+		o.Seed = decoding.CompletionSeed(opts.Seed, i)
 		var err error
 		samples[i], err = SampleAnswers(ctx, m, tok, problems[i], n, o)
 		return err
@@ -150,10 +151,10 @@ func SampleAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prob
 }
 
 // VoteScore scores self-consistency with n votes: for every problem, the
-// majority answer of its first n samples (engine.MajorityOf), right or
+// majority answer of its first n samples (decoding.MajorityOf), right or
 // wrong. Tokens counts the n completions that vote; a problem none of whose
 // samples has an answer is wrong.
-func VoteScore(problems []Problem, samples [][]engine.Completion, n int) (Score, error) {
+func VoteScore(problems []Problem, samples [][]decoding.Completion, n int) (Score, error) {
 	if len(samples) != len(problems) {
 		return Score{}, fmt.Errorf("%d problems but samples for %d", len(problems), len(samples))
 	}
@@ -173,16 +174,16 @@ func VoteScore(problems []Problem, samples [][]engine.Completion, n int) (Score,
 }
 
 // VoteRight reports whether the majority answer of the samples
-// (engine.MajorityOf) is the problem's sum. Samples without an answer do
+// (decoding.MajorityOf) is the problem's sum. Samples without an answer do
 // not vote; if none has one, the vote is wrong.
-func VoteRight(p Problem, samples []engine.Completion) bool {
-	v, err := engine.MajorityOf(samples)
+func VoteRight(p Problem, samples []decoding.Completion) bool {
+	v, err := decoding.MajorityOf(samples)
 	return err == nil && v.Answer == strconv.Itoa(p.Sum())
 }
 
 // Answers lists the samples' answers, "" for a sample without one: what
-// engine.Majority votes over.
-func Answers(samples []engine.Completion) []string {
+// decoding.Majority votes over.
+func Answers(samples []decoding.Completion) []string {
 	out := make([]string, len(samples))
 	for i, s := range samples {
 		out[i] = s.Answer
@@ -191,7 +192,7 @@ func Answers(samples []engine.Completion) []string {
 }
 
 // RightShare is the fraction of a problem's samples whose answer is right.
-func RightShare(p Problem, samples []engine.Completion) float64 {
+func RightShare(p Problem, samples []decoding.Completion) float64 {
 	if len(samples) == 0 {
 		return 0
 	}

@@ -2,9 +2,8 @@ package cot
 
 import (
 	"context"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // BenchmarkEvaluate solves 32 three-digit problems greedily with the
@@ -16,7 +15,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	m, tok := MustLoad(Steps)
 	ps := Problems(3, 32, TestSeed)
 	for b.Loop() {
-		if _, err := Evaluate(context.Background(), m, tok, ps, engine.Options{}); err != nil {
+		if _, err := Evaluate(context.Background(), m, tok, ps, decoding.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

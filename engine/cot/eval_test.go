@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 func ExampleProblem_Completion() {
@@ -52,7 +53,7 @@ func TestEmbeddedModels(t *testing.T) {
 	var scores []Score
 	for _, f := range Formats {
 		m, tok := MustLoad(f)
-		s, err := Evaluate(ctx, m, tok, ps, engine.Options{})
+		s, err := Evaluate(ctx, m, tok, ps, decoding.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestEvaluateMatchesSolve(t *testing.T) {
 	var want Score
 	want.Problems = len(ps)
 	for _, p := range ps {
-		a, err := Solve(ctx, m, tok, p, engine.Options{})
+		a, err := Solve(ctx, m, tok, p, decoding.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,11 +91,11 @@ func TestEvaluateMatchesSolve(t *testing.T) {
 			want.Correct++
 		}
 	}
-	got, err := Evaluate(ctx, m, tok, ps, engine.Options{})
+	got, err := Evaluate(ctx, m, tok, ps, decoding.Options{})
 	if err != nil || got != want {
 		t.Errorf("Evaluate = %+v, %v; one Solve after another gives %+v", got, err, want)
 	}
-	by, err := BySize(ctx, m, tok, 3, engine.Options{})
+	by, err := BySize(ctx, m, tok, 3, decoding.Options{})
 	if err != nil || len(by) != MaxDigits || by[0].Problems != 3 {
 		t.Errorf("BySize(3 per size) = %+v, %v; want %d scores of 3 problems", by, err, MaxDigits)
 	}
@@ -104,14 +105,14 @@ func TestSampleAll(t *testing.T) {
 	ctx := context.Background()
 	m, tok := MustLoad(Steps)
 	ps := Problems(4, 3, 8)
-	opts := engine.Options{Temperature: 1, Seed: 5}
+	opts := decoding.Options{Temperature: 1, Seed: 5}
 	all, err := SampleAll(ctx, m, tok, ps, 4, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, p := range ps {
 		o := opts
-		o.Seed = engine.CompletionSeed(opts.Seed, i)
+		o.Seed = decoding.CompletionSeed(opts.Seed, i)
 		one, err := SampleAnswers(ctx, m, tok, p, 4, o)
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +130,7 @@ func TestSampleAll(t *testing.T) {
 
 func TestVoteScore(t *testing.T) {
 	ps := []Problem{{A: 1, B: 2, Digits: 1}, {A: 4, B: 4, Digits: 1}}
-	samples := [][]engine.Completion{
+	samples := [][]decoding.Completion{
 		{{Answer: "3", Tokens: 2}, {Answer: "4", Tokens: 2}, {Answer: "4", Tokens: 2}}, // right first, then outvoted
 		{{Answer: "9", Tokens: 3}, {Answer: "8", Tokens: 3}, {Answer: "8", Tokens: 3}}, // wrong first, then right
 	}
@@ -146,7 +147,7 @@ func TestVoteScore(t *testing.T) {
 	if !VoteRight(ps[1], samples[1]) || VoteRight(ps[0], samples[0]) || !VoteRight(ps[0], samples[0][:2]) {
 		t.Error("VoteRight: want [9 8 8] right for 4+4, [3 4 4] wrong and [3 4] right (a tie, 3 first) for 1+2")
 	}
-	if got := fmt.Sprint(Answers(append(samples[0], engine.Completion{}))); got != "[3 4 4 ]" {
+	if got := fmt.Sprint(Answers(append(samples[0], decoding.Completion{}))); got != "[3 4 4 ]" {
 		t.Errorf("Answers = %s; want [3 4 4 ]", got)
 	}
 	if got := RightShare(ps[1], samples[1]); got != 2.0/3 {
@@ -166,7 +167,7 @@ func TestVoteScore(t *testing.T) {
 func TestEvaluateReportsAFailure(t *testing.T) {
 	m, tok := MustLoad(Steps)
 	ps := Problems(2, 20, 3)
-	opts := engine.Options{Temperature: -1}
+	opts := decoding.Options{Temperature: -1}
 	names := func(err error) bool {
 		for _, p := range ps {
 			if strings.Contains(err.Error(), p.Prompt()) {
@@ -175,11 +176,11 @@ func TestEvaluateReportsAFailure(t *testing.T) {
 		}
 		return false
 	}
-	var bad *engine.SettingError
+	var bad *decoding.SettingError
 	if s, err := Evaluate(context.Background(), m, tok, ps, opts); !errors.As(err, &bad) || !names(err) {
-		t.Errorf("Evaluate at temperature -1 = %+v, %v; want an *engine.SettingError naming a problem", s, err)
+		t.Errorf("Evaluate at temperature -1 = %+v, %v; want an *decoding.SettingError naming a problem", s, err)
 	}
 	if _, err := SampleAll(context.Background(), m, tok, ps, 2, opts); !errors.As(err, &bad) {
-		t.Errorf("SampleAll at temperature -1: %v; want an *engine.SettingError", err)
+		t.Errorf("SampleAll at temperature -1: %v; want an *decoding.SettingError", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Answers to a chat request (notebooks 9 and 10): the prompt a chat
@@ -51,7 +52,7 @@ func (a Answer) PerToken() float64 {
 func BeamAnswers(m *engine.Model, tok *engine.Tokenizer, prompt []int, widths []int, maxNew int, alpha float64) ([]Answer, error) {
 	var out []Answer
 	for _, w := range widths {
-		res, err := beamResult(engine.NewModelLM(m, 2*w), prompt, engine.BeamOptions{Width: w, MaxNewTokens: maxNew, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+		res, err := beamResult(engine.NewModelLM(m, 2*w), prompt, decoding.BeamOptions{Width: w, MaxNewTokens: maxNew, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 		if err != nil {
 			return out, fmt.Errorf("width %d: %w", w, err)
 		}
@@ -60,11 +61,11 @@ func BeamAnswers(m *engine.Model, tok *engine.Tokenizer, prompt []int, widths []
 	return out, nil
 }
 
-// beamResult runs engine.BeamSearch to its end and returns what it found.
+// beamResult runs decoding.BeamSearch to its end and returns what it found.
 // It is notebook.BeamSearch again: this package draws nothing, so it does
 // not import the package that draws.
-func beamResult(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
-	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+func beamResult(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
+	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
@@ -76,22 +77,22 @@ func beamResult(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.Be
 }
 
 // SampledAnswers draws an answer after prompt for each seed, with
-// engine.Generate at temperature (no other sampling stage), up to maxNew
+// decoding.Generate at temperature (no other sampling stage), up to maxNew
 // tokens.
 func SampledAnswers(m *engine.Model, tok *engine.Tokenizer, prompt string, maxNew int, temperature float64, seeds ...uint64) ([]Answer, error) {
 	var out []Answer
 	for _, seed := range seeds {
 		a := Answer{Label: fmt.Sprintf("sample, seed %d", seed)}
-		opts := engine.Options{MaxNewTokens: maxNew, Temperature: temperature, Seed: seed}
-		for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+		opts := decoding.Options{MaxNewTokens: maxNew, Temperature: temperature, Seed: seed}
+		for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 			if err != nil {
 				return out, fmt.Errorf("seed %d: %w", seed, err)
 			}
-			if step.ID != engine.NoToken {
+			if step.ID != decoding.NoToken {
 				a.Tokens = append(a.Tokens, step.ID)
 				a.LogProb += step.LogProb
 			}
-			a.Ended = step.Finish == engine.FinishEOS
+			a.Ended = step.Finish == decoding.FinishEOS
 		}
 		out = append(out, a)
 	}

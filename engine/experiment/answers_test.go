@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
 )
@@ -84,7 +85,7 @@ func TestAnswersOnTheCourseModel(t *testing.T) {
 		}
 		var want float64
 		for i, id := range a.Tokens {
-			want += engine.LogProbOf(rows[i], id)
+			want += decoding.LogProbOf(rows[i], id)
 		}
 		if math.Abs(a.LogProb-want) > 1e-3 {
 			t.Errorf("%s: log p %v, teacher forcing gives %v", a.Label, a.LogProb, want)

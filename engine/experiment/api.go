@@ -6,13 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"io"
 	"math"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // Lesson 15 sends the lessons' own requests to the course's API server
@@ -34,7 +33,7 @@ type Chunk struct {
 type ChunkToken struct {
 	Token   string
 	LogProb float64
-	Top     []engine.TokenLogProb // ID unset: the API sends text, not ids
+	Top     []decoding.TokenLogProb // ID unset: the API sends text, not ids
 }
 
 // StreamChat posts a chat request (a JSON-able value with "stream": true)
@@ -125,7 +124,7 @@ func readChunk(data string) (Chunk, error) {
 		for _, t := range ch.Logprobs.Content {
 			tok := ChunkToken{Token: t.Token, LogProb: t.Logprob}
 			for _, top := range t.TopLogprobs {
-				tok.Top = append(tok.Top, engine.TokenLogProb{ID: -1, Text: top.Token, LogProb: top.Logprob})
+				tok.Top = append(tok.Top, decoding.TokenLogProb{ID: -1, Text: top.Token, LogProb: top.Logprob})
 			}
 			c.Tokens = append(c.Tokens, tok)
 		}
@@ -134,7 +133,7 @@ func readChunk(data string) (Chunk, error) {
 }
 
 // Probabilities turns log-probabilities into probabilities, for a chart.
-func Probabilities(top []engine.TokenLogProb) (labels []string, probs []float64) {
+func Probabilities(top []decoding.TokenLogProb) (labels []string, probs []float64) {
 	for _, t := range top {
 		labels = append(labels, t.Text)
 		probs = append(probs, math.Exp(t.LogProb))

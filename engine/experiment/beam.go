@@ -22,7 +22,7 @@ func (m WordLM) VocabSize() int { return len(m.Words) }
 func (m WordLM) ContextLength() int { return 16 }
 
 // NextLogits returns, for each of the last n prefixes, the log-probability
-// of every word after the prefix's last word (engine.LM).
+// of every word after the prefix's last word (decoding.LM).
 func (m WordLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	rows := make([][]float32, n)
 	for i := range rows {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/cot"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Where answers to additions go wrong (notebook 13): each problem solved
@@ -16,7 +17,7 @@ import (
 func SolveAll(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, problems []cot.Problem) ([]cot.Attempt, error) {
 	attempts := make([]cot.Attempt, len(problems))
 	for i, p := range problems {
-		a, err := cot.Solve(ctx, m, tok, p, engine.Options{})
+		a, err := cot.Solve(ctx, m, tok, p, decoding.Options{})
 		if err != nil {
 			return nil, err
 		}

@@ -2,11 +2,10 @@ package experiment
 
 import (
 	"context"
+	"github.com/tokenbytoken/course/engine/cot"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/cot"
 )
 
 func lateProblem(t *testing.T, a, b, digits int) cot.Problem {
@@ -50,7 +49,7 @@ func TestSolveAllIsSolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, p := range problems {
-		want, _ := cot.Solve(context.Background(), m, tok, p, engine.Options{})
+		want, _ := cot.Solve(context.Background(), m, tok, p, decoding.Options{})
 		if attempts[i] != want {
 			t.Errorf("problem %d: %+v, cot.Solve %+v", i, attempts[i], want)
 		}

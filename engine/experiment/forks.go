@@ -7,19 +7,20 @@ import (
 	"slices"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Where samples of one prompt part ways (notebook 11): samples kept step by
 // step, the count of distinct continuations, the first fork, the pair that
 // stayed together longest, and a sample forked at a chosen step.
 
-// SampleSteps generates up to n tokens after prompt with engine.Generate at
+// SampleSteps generates up to n tokens after prompt with decoding.Generate at
 // temperature with seed, and returns every step (token, text,
 // log-probability).
-func SampleSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, temperature float64, seed uint64) ([]engine.Step, error) {
-	var steps []engine.Step
-	opts := engine.Options{MaxNewTokens: n, Temperature: temperature, Seed: seed}
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+func SampleSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, temperature float64, seed uint64) ([]decoding.Step, error) {
+	var steps []decoding.Step
+	opts := decoding.Options{MaxNewTokens: n, Temperature: temperature, Seed: seed}
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {
 			return steps, err
 		}
@@ -29,7 +30,7 @@ func SampleSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, t
 }
 
 // StepIDs returns the token ids of steps.
-func StepIDs(steps []engine.Step) []int {
+func StepIDs(steps []decoding.Step) []int {
 	out := make([]int, len(steps))
 	for i, s := range steps {
 		out[i] = s.ID
@@ -39,7 +40,7 @@ func StepIDs(steps []engine.Step) []int {
 
 // MeanLogProb is the average log-probability the model gave the tokens of
 // steps (0 for no steps): how confident it was in what it wrote.
-func MeanLogProb(steps []engine.Step) float64 {
+func MeanLogProb(steps []decoding.Step) float64 {
 	if len(steps) == 0 {
 		return 0
 	}
@@ -140,11 +141,11 @@ func MeanSD(values []float64) (mean, sd float64) {
 }
 
 // SeededSample draws up to n tokens after prompt from lm with the engine's
-// sampler at temperature, seeded with seed: the tokens engine.Generate makes
+// sampler at temperature, seeded with seed: the tokens decoding.Generate makes
 // with the same settings. It stops after a token for which isEnd reports
 // true (kept; nil: none does).
-func SeededSample(lm engine.LM, prompt []int, n int, temperature float64, seed uint64, isEnd func(int) bool) ([]int, error) {
-	sampler, err := engine.NewSampler(temperature, 1, seed)
+func SeededSample(lm decoding.LM, prompt []int, n int, temperature float64, seed uint64, isEnd func(int) bool) ([]int, error) {
+	sampler, err := decoding.NewSampler(temperature, 1, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func SeededSample(lm engine.LM, prompt []int, n int, temperature float64, seed u
 		return id
 	}
 	var out []int
-	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: pick, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: pick, IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			return out, err
@@ -190,7 +191,7 @@ type Fork struct {
 // seed), then forks it at step k: the branch is trunk[:k] followed by
 // SeededSample of the rest with branchSeed. A trunk of k tokens or fewer is
 // the branch as well.
-func ForkSample(lm engine.LM, prompt []int, n, k int, temperature float64, seed, branchSeed uint64, isEnd func(int) bool) (Fork, error) {
+func ForkSample(lm decoding.LM, prompt []int, n, k int, temperature float64, seed, branchSeed uint64, isEnd func(int) bool) (Fork, error) {
 	if k < 0 {
 		return Fork{}, fmt.Errorf("branch at step %d: the step cannot be negative", k)
 	}
@@ -233,5 +234,5 @@ func lateTempered(logits []float32, temperature float64) []float64 {
 	for i, l := range logits {
 		z[i] = float32(float64(l) / temperature)
 	}
-	return engine.Softmax(z)
+	return decoding.Softmax(z)
 }

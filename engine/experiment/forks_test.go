@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 )
 
@@ -49,7 +50,7 @@ func TestMeanSDAndMeanLogProb(t *testing.T) {
 	if m, sd := MeanSD([]float64{3}); m != 3 || sd != 0 {
 		t.Errorf("MeanSD of one value = %v, %v", m, sd)
 	}
-	steps := []engine.Step{{ID: 4, Text: "a", LogProb: -1}, {ID: 5, Text: "b", LogProb: -2}}
+	steps := []decoding.Step{{ID: 4, Text: "a", LogProb: -1}, {ID: 5, Text: "b", LogProb: -2}}
 	if got := MeanLogProb(steps); got != -1.5 {
 		t.Errorf("MeanLogProb = %v, want -1.5", got)
 	}
@@ -75,11 +76,11 @@ func TestSeededSampleIsGenerate(t *testing.T) {
 			t.Fatal(err)
 		}
 		if want := StepIDs(steps); !slices.Equal(got, want) {
-			t.Errorf("seed %d: SeededSample %v, engine.Generate %v", seed, got, want)
+			t.Errorf("seed %d: SeededSample %v, decoding.Generate %v", seed, got, want)
 		}
 	}
 	var gen []int
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: 5}) {
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: 5}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
@@ -23,11 +24,11 @@ import (
 // seeds, every prompt is continued once per seed (opts.Seed set to it), so
 // the result holds len(prompts)×len(seeds) texts: the first prompt's for
 // every seed, then the second's... The texts are generated side by side,
-// one per core; each is exactly what engine.Generate gives alone.
+// one per core; each is exactly what decoding.Generate gives alone.
 //
 // A text is shorter than n if the model ends it: ban the end-of-text
 // tokens with opts.LogitBias to have every text run to n.
-func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n int, opts engine.Options, seeds ...uint64) ([][]int, error) {
+func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n int, opts decoding.Options, seeds ...uint64) ([][]int, error) {
 	if len(seeds) == 0 {
 		seeds = []uint64{opts.Seed}
 	}
@@ -47,12 +48,12 @@ func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n i
 		for i := j0; i < j1; i++ {
 			o := opts
 			o.MaxNewTokens, o.Seed = n, jobs[i].seed
-			for step, err := range engine.Generate(context.Background(), m, tok, jobs[i].prompt, o) {
+			for step, err := range decoding.Generate(context.Background(), m, tok, jobs[i].prompt, o) {
 				if err != nil {
 					errs[i] = fmt.Errorf("continuing %q (seed %d): %w", jobs[i].prompt, jobs[i].seed, err)
 					break
 				}
-				if step.ID != engine.NoToken && !tok.IsEnd(step.ID) {
+				if step.ID != decoding.NoToken && !tok.IsEnd(step.ID) {
 					texts[i] = append(texts[i], step.ID)
 				}
 			}
@@ -71,7 +72,7 @@ func Continuations(m *engine.Model, tok *engine.Tokenizer, prompts []string, n i
 // tokenizer's end tokens. An instruction-tuned model has several (SmolLM2:
 // end of text and end of turn), and a continuation that must run to its
 // full length has to ban them all.
-func NoEnd(tok *engine.Tokenizer, opts engine.Options) engine.Options {
+func NoEnd(tok *engine.Tokenizer, opts decoding.Options) decoding.Options {
 	bias := make(map[int]float32, len(opts.LogitBias)+3)
 	for id, b := range opts.LogitBias {
 		bias[id] = b
@@ -102,7 +103,7 @@ func SampledSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	sampler, err := NoEnd(tok, engine.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
+	sampler, err := NoEnd(tok, decoding.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +126,7 @@ func SampledSteps(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, 
 // TopProb returns the probability softmax gives the most likely token of
 // logits: how sure the model is at that step (1 for a single token).
 func TopProb(logits []float32) float64 {
-	return math.Exp(engine.TopLogProbs(logits, 1)[0].LogProb)
+	return math.Exp(decoding.TopLogProbs(logits, 1)[0].LogProb)
 }
 
 // SurestSteps returns the step where the model was most sure of its
@@ -183,7 +184,7 @@ func GoSource(files []string, size int) ([]string, error) {
 // NextTokens encodes prompt (with the beginning-of-text token), runs it
 // through the model and returns its ids and the k most likely next tokens,
 // most likely first, leaving out the tokens that would end the text.
-func NextTokens(m *engine.Model, tok *engine.Tokenizer, prompt string, k int) (ids []int, next []engine.TokenLogProb, err error) {
+func NextTokens(m *engine.Model, tok *engine.Tokenizer, prompt string, k int) (ids []int, next []decoding.TokenLogProb, err error) {
 	ids, err = tok.Encode(prompt, true, false)
 	if err != nil {
 		return nil, nil, err
@@ -192,7 +193,7 @@ func NextTokens(m *engine.Model, tok *engine.Tokenizer, prompt string, k int) (i
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, t := range engine.TopLogProbs(logits, len(logits)) {
+	for _, t := range decoding.TopLogProbs(logits, len(logits)) {
 		if len(next) == k {
 			break
 		}

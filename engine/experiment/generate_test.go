@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
 )
@@ -56,7 +57,7 @@ func TestTopProbAndSurestSteps(t *testing.T) {
 	}
 }
 
-// TestContinuationsMatchGenerate: every text is what engine.Generate gives
+// TestContinuationsMatchGenerate: every text is what decoding.Generate gives
 // for that prompt and seed alone, in prompt-then-seed order.
 func TestContinuationsMatchGenerate(t *testing.T) {
 	m, tok, err := models.Default()
@@ -64,7 +65,7 @@ func TestContinuationsMatchGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompts := []string{"func main() {\n\t", "// Package "}
-	opts := engine.Options{Temperature: 1, TopP: 0.9, LogitBias: map[int]float32{tok.EOS(): float32(math.Inf(-1))}}
+	opts := decoding.Options{Temperature: 1, TopP: 0.9, LogitBias: map[int]float32{tok.EOS(): float32(math.Inf(-1))}}
 	texts, err := Continuations(m, tok, prompts, 12, opts, 3, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -78,21 +79,21 @@ func TestContinuationsMatchGenerate(t *testing.T) {
 			o := opts
 			o.Seed, o.MaxNewTokens = seed, 12
 			var want []int
-			for step, err := range engine.Generate(context.Background(), m, tok, p, o) {
+			for step, err := range decoding.Generate(context.Background(), m, tok, p, o) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if step.ID != engine.NoToken && !tok.IsEnd(step.ID) {
+				if step.ID != decoding.NoToken && !tok.IsEnd(step.ID) {
 					want = append(want, step.ID)
 				}
 			}
 			if !slices.Equal(texts[i], want) || len(want) != 12 {
-				t.Errorf("text %d (%q, seed %d) = %v; engine.Generate gives %v", i, p, seed, texts[i], want)
+				t.Errorf("text %d (%q, seed %d) = %v; decoding.Generate gives %v", i, p, seed, texts[i], want)
 			}
 			i++
 		}
 	}
-	if _, err := Continuations(m, tok, prompts, 5, engine.Options{TopP: -1}); err == nil {
+	if _, err := Continuations(m, tok, prompts, 5, decoding.Options{TopP: -1}); err == nil {
 		t.Error("invalid options should be an error")
 	}
 }
@@ -147,8 +148,8 @@ func TestNextTokens(t *testing.T) {
 		t.Fatalf("ids %v (want %v), %d next tokens", ids, want, len(next))
 	}
 	logits, _ := m.NewState().Prefill(ids, 0)
-	var all []engine.TokenLogProb
-	for _, tp := range engine.TopLogProbs(logits, 7) {
+	var all []decoding.TokenLogProb
+	for _, tp := range decoding.TopLogProbs(logits, 7) {
 		if !tok.IsEnd(tp.ID) {
 			all = append(all, tp)
 		}
@@ -164,7 +165,7 @@ func TestNoEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := map[int]float32{7: 2.5}
-	opts := NoEnd(tok, engine.Options{Temperature: 0.5, LogitBias: own})
+	opts := NoEnd(tok, decoding.Options{Temperature: 0.5, LogitBias: own})
 	inf := float32(math.Inf(-1))
 	want := map[int]float32{7: 2.5, tok.BOS(): inf, tok.EOS(): inf}
 	if !maps.Equal(opts.LogitBias, want) || opts.Temperature != 0.5 {
@@ -184,7 +185,7 @@ func TestNoEndSmolLM2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := NoEnd(tok, engine.Options{})
+	opts := NoEnd(tok, decoding.Options{})
 	inf := float32(math.Inf(-1))
 	if want := map[int]float32{0: inf, 1: inf, 2: inf}; !maps.Equal(opts.LogitBias, want) {
 		t.Errorf("NoEnd banned %v, want %v", opts.LogitBias, want)
@@ -194,7 +195,7 @@ func TestNoEndSmolLM2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := Continue(m, tok, prompt, 40, engine.Options{}); len(ids) != 40 {
+	if ids := Continue(m, tok, prompt, 40, decoding.Options{}); len(ids) != 40 {
 		t.Errorf("Continue gave %d tokens, want 40", len(ids))
 	}
 }

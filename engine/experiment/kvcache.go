@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Cumulative returns the running sums of xs: out[i] = xs[0] + … + xs[i].
@@ -59,7 +60,7 @@ func LargestDifference(a, b []float32) float64 {
 // TimedSteps generates n tokens greedily after prompt through lm, one
 // NextLogits question per token, and returns them with the time of every
 // step (question and pick) in milliseconds.
-func TimedSteps(lm engine.LM, prompt []int, n int) (tokens []int, ms []float64) {
+func TimedSteps(lm decoding.LM, prompt []int, n int) (tokens []int, ms []float64) {
 	seq := slices.Clone(prompt)
 	for range n {
 		start := time.Now()
@@ -67,7 +68,7 @@ func TimedSteps(lm engine.LM, prompt []int, n int) (tokens []int, ms []float64) 
 		if err != nil {
 			panic(err)
 		}
-		next := engine.Argmax(rows[0])
+		next := decoding.Argmax(rows[0])
 		ms = append(ms, Milliseconds(time.Since(start)))
 		tokens = append(tokens, next)
 		seq = append(seq, next)

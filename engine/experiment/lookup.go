@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Prompt lookup on a real model (notebook 10): what the lookup guesses at
@@ -17,7 +18,7 @@ import (
 // what the target thinks of it there.
 type LookupGuess struct {
 	Actual int     // the token the text has here
-	Guess  int     // the token the lookup proposes; engine.NoToken when it finds no match
+	Guess  int     // the token the lookup proposes; decoding.NoToken when it finds no match
 	P      float64 // the target's probability of Guess here (temperature 1); 0 without a guess
 	Top    int     // the target's most likely token here
 }
@@ -28,7 +29,7 @@ func (g LookupGuess) Right() bool { return g.Guess == g.Actual }
 // LookupGuesses asks lookup, before every token of text (which follows
 // prompt), for its one-token guess from the tokens before it, and scores
 // each guess with lm in a single pass over the whole text.
-func LookupGuesses(lm engine.LM, prompt, text []int, lookup engine.PromptLookup) ([]LookupGuess, error) {
+func LookupGuesses(lm decoding.LM, prompt, text []int, lookup decoding.PromptLookup) ([]LookupGuess, error) {
 	if len(prompt) == 0 || len(text) == 0 {
 		return nil, fmt.Errorf("prompt of %d tokens and text of %d: both need at least one", len(prompt), len(text))
 	}
@@ -39,14 +40,14 @@ func LookupGuesses(lm engine.LM, prompt, text []int, lookup engine.PromptLookup)
 	}
 	guesses := make([]LookupGuess, len(text))
 	for i, id := range text {
-		prop, err := lookup.Draft(engine.DraftRequest{Seq: seq[:len(prompt)+i], Max: 1})
+		prop, err := lookup.Draft(decoding.DraftRequest{Seq: seq[:len(prompt)+i], Max: 1})
 		if err != nil {
 			return nil, err
 		}
-		g := LookupGuess{Actual: id, Guess: engine.NoToken, Top: engine.Argmax(rows[i])}
+		g := LookupGuess{Actual: id, Guess: decoding.NoToken, Top: decoding.Argmax(rows[i])}
 		if len(prop.Tokens) > 0 {
 			g.Guess = prop.Tokens[0]
-			g.P = engine.Softmax(rows[i])[g.Guess]
+			g.P = decoding.Softmax(rows[i])[g.Guess]
 		}
 		guesses[i] = g
 	}
@@ -58,7 +59,7 @@ func LookupGuesses(lm engine.LM, prompt, text []int, lookup engine.PromptLookup)
 func LookupShares(guesses []LookupGuess) (right, wrong, none float64) {
 	for _, g := range guesses {
 		switch {
-		case g.Guess == engine.NoToken:
+		case g.Guess == decoding.NoToken:
 			none++
 		case g.Right():
 			right++
@@ -71,21 +72,21 @@ func LookupShares(guesses []LookupGuess) (right, wrong, none float64) {
 }
 
 // FirstDraws counts, over seeds 1 … draws, the first token that
-// engine.Speculative makes after seq with drafter (γ = 1) at temperature:
+// decoding.Speculative makes after seq with drafter (γ = 1) at temperature:
 // counts[id] is how many draws gave token id. Every draw asks the target
 // the same questions, so its answers are computed once and remembered;
 // what varies with the seed is only the acceptance test and the draws it
 // makes.
-func FirstDraws(target engine.LM, drafter engine.Drafter, seq []int, temperature float64, draws int) ([]int, error) {
+func FirstDraws(target decoding.LM, drafter decoding.Drafter, seq []int, temperature float64, draws int) ([]int, error) {
 	if draws < 1 {
 		return nil, fmt.Errorf("%d draws: need at least 1", draws)
 	}
 	lm := &rememberLM{LM: target}
 	counts := make([]int, target.VocabSize())
 	for seed := 1; seed <= draws; seed++ {
-		id := engine.NoToken
-		opts := engine.SpeculativeOptions{Gamma: 1, MaxNewTokens: 2, Temperature: temperature, Seed: uint64(seed)}
-		for step, err := range engine.Speculative(context.Background(), lm, drafter, seq, opts) {
+		id := decoding.NoToken
+		opts := decoding.SpeculativeOptions{Gamma: 1, MaxNewTokens: 2, Temperature: temperature, Seed: uint64(seed)}
+		for step, err := range decoding.Speculative(context.Background(), lm, drafter, seq, opts) {
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +105,7 @@ func FirstDraws(target engine.LM, drafter engine.Drafter, seq []int, temperature
 // up to rememberMax of them (a question asked again is answered from
 // memory; past the limit, new questions are passed on without being kept).
 type rememberLM struct {
-	engine.LM
+	decoding.LM
 	answers map[string][][]float32
 }
 
@@ -137,7 +138,7 @@ const rememberMax = 16
 // match every logit is 0, and the argmax is token 0, a guess the target
 // will almost surely reject.
 type LookupLM struct {
-	Lookup  engine.PromptLookup
+	Lookup  decoding.PromptLookup
 	Vocab   int // vocabulary size: the target's
 	Context int // context length: the target's
 }
@@ -148,7 +149,7 @@ func (l LookupLM) VocabSize() int { return l.Vocab }
 // ContextLength is the context's length.
 func (l LookupLM) ContextLength() int { return l.Context }
 
-// NextLogits implements engine.LM: row i guesses the token after
+// NextLogits implements decoding.LM: row i guesses the token after
 // prefix[:len(prefix)-n+1+i].
 func (l LookupLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	if l.Vocab < 1 {
@@ -160,7 +161,7 @@ func (l LookupLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	rows := make([][]float32, n)
 	for i := range rows {
 		row := make([]float32, l.Vocab)
-		prop, err := l.Lookup.Draft(engine.DraftRequest{Seq: prefix[:len(prefix)-n+1+i], Max: 1})
+		prop, err := l.Lookup.Draft(decoding.DraftRequest{Seq: prefix[:len(prefix)-n+1+i], Max: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +189,7 @@ func LookupDrawsAt(m *engine.Model, seq []int, temperature float64, draws int) (
 	if alone, err = TargetDraws(m, seq, temperature, draws); err != nil {
 		return nil, nil, nil, err
 	}
-	if spec, err = FirstDraws(engine.NewModelLM(m, 1), engine.PromptLookup{}, seq, temperature, draws); err != nil {
+	if spec, err = FirstDraws(engine.NewModelLM(m, 1), decoding.PromptLookup{}, seq, temperature, draws); err != nil {
 		return nil, nil, nil, err
 	}
 	return p, alone, spec, nil

@@ -1,12 +1,11 @@
 package experiment
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/models"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/models"
 )
 
 // TestLookupGuesses works a short text by hand. The prompt 5 6 7 8 is
@@ -19,13 +18,13 @@ func TestLookupGuesses(t *testing.T) {
 	for _, z := range logits {
 		sum += math.Exp(float64(z))
 	}
-	guesses, err := LookupGuesses(logits, []int{5, 6, 7, 8}, []int{5, 6, 9}, engine.PromptLookup{})
+	guesses, err := LookupGuesses(logits, []int{5, 6, 7, 8}, []int{5, 6, 9}, decoding.PromptLookup{})
 	// (Token 9's text is a byte that is not UTF-8 on its own.)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []LookupGuess{
-		{Actual: 5, Guess: engine.NoToken, Top: 7},
+		{Actual: 5, Guess: decoding.NoToken, Top: 7},
 		{Actual: 6, Guess: 6, P: 1 / sum, Top: 7},
 		{Actual: 9, Guess: 7, P: 3 / sum, Top: 7},
 	}
@@ -42,10 +41,10 @@ func TestLookupGuesses(t *testing.T) {
 	if math.Abs(right-1.0/3) > 1e-12 || math.Abs(wrong-1.0/3) > 1e-12 || math.Abs(none-1.0/3) > 1e-12 {
 		t.Errorf("shares right %v, wrong %v, none %v; want a third each", right, wrong, none)
 	}
-	if _, err := LookupGuesses(logits, nil, []int{1}, engine.PromptLookup{}); err == nil {
+	if _, err := LookupGuesses(logits, nil, []int{1}, decoding.PromptLookup{}); err == nil {
 		t.Error("an empty prompt was accepted")
 	}
-	if _, err := LookupGuesses(logits, []int{1}, []int{1}, engine.PromptLookup{MaxN: 1, MinN: 2}); err == nil {
+	if _, err := LookupGuesses(logits, []int{1}, []int{1}, decoding.PromptLookup{MaxN: 1, MinN: 2}); err == nil {
 		t.Error("MaxN 1 below MinN 2 was accepted")
 	}
 }
@@ -63,7 +62,7 @@ func TestFirstDrawsFollowTheTarget(t *testing.T) {
 	}
 	counter := &passCounter{LM: logits}
 	const draws = 20000
-	counts, err := FirstDraws(counter, engine.PromptLookup{}, []int{0, 1, 2, 0}, 1, draws)
+	counts, err := FirstDraws(counter, decoding.PromptLookup{}, []int{0, 1, 2, 0}, 1, draws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +79,14 @@ func TestFirstDrawsFollowTheTarget(t *testing.T) {
 		t.Errorf("counts %v against p %v: χ² = %.2f, above 16.27 (p < 0.001)", counts, p, chi2)
 	}
 	// At temperature 0 the first token is the target's top one, always.
-	counts, err = FirstDraws(logits, engine.PromptLookup{}, []int{0, 2, 2, 0}, 0, 10)
+	counts, err = FirstDraws(logits, decoding.PromptLookup{}, []int{0, 2, 2, 0}, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if counts[1] != 10 {
 		t.Errorf("greedy first tokens %v, want token 1 ten times", counts)
 	}
-	if _, err := FirstDraws(logits, engine.PromptLookup{}, []int{0}, 1, 0); err == nil {
+	if _, err := FirstDraws(logits, decoding.PromptLookup{}, []int{0}, 1, 0); err == nil {
 		t.Error("0 draws were accepted")
 	}
 }
@@ -131,7 +130,7 @@ func TestLookupLM(t *testing.T) {
 	// After 3 4 5: 5 never occurred before, no guess. After 3 4 5 3: 3
 	// was followed by 4. After 3 4 5 3 4: 3 4 was followed by 5.
 	for i, want := range []int{0, 4, 5} {
-		if got := engine.Argmax(rows[i]); got != want {
+		if got := decoding.Argmax(rows[i]); got != want {
 			t.Errorf("row %d: argmax %d, want %d", i, got, want)
 		}
 	}
@@ -146,10 +145,10 @@ func TestLookupLM(t *testing.T) {
 	if _, err := (LookupLM{}).NextLogits(seq, 1); err == nil {
 		t.Error("a LookupLM without a vocabulary was accepted")
 	}
-	// It drafts for engine.Speculative like PromptLookup itself: the same
+	// It drafts for decoding.Speculative like PromptLookup itself: the same
 	// tokens as the target alone.
 	target := lateTableLM{0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
-	run, err := MeasureSpeculative(target, lm, []int{2, 2, 2}, engine.SpeculativeOptions{Gamma: 3, MaxNewTokens: 8})
+	run, err := MeasureSpeculative(target, lm, []int{2, 2, 2}, decoding.SpeculativeOptions{Gamma: 3, MaxNewTokens: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Small measures the later notebooks share: the best time of a few runs,
@@ -29,9 +30,9 @@ func Milliseconds(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1
 // GreedyTokens returns the greedy continuation of prompt under lm: up to
 // maxNew tokens, ending early after a token for which isEnd reports true
 // (nil: none does).
-func GreedyTokens(lm engine.LM, prompt []int, maxNew int, isEnd func(id int) bool) ([]int, error) {
+func GreedyTokens(lm decoding.LM, prompt []int, maxNew int, isEnd func(id int) bool) ([]int, error) {
 	var out []int
-	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: maxNew, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: maxNew, IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			return out, err

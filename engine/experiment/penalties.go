@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Count returns how many times id occurs in ids.
@@ -35,16 +36,16 @@ func DistinctShare(ids []int) float64 {
 // Continue generates exactly n new tokens after prompt with opts (its
 // MaxNewTokens and LogitBias are replaced: the end-of-text tokens are
 // banned, so the text runs to its full length) and returns their ids.
-func Continue(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts engine.Options) []int {
+func Continue(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts decoding.Options) []int {
 	opts.LogitBias = nil
 	opts = NoEnd(tok, opts)
 	opts.MaxNewTokens = n
 	var ids []int
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {
 			panic(err)
 		}
-		if step.ID != engine.NoToken {
+		if step.ID != decoding.NoToken {
 			ids = append(ids, step.ID)
 		}
 	}
@@ -54,7 +55,7 @@ func Continue(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts
 // LoopStats continues every prompt for n tokens with opts (see Continue)
 // and returns the averages over the prompts of the repeated 4-gram share
 // (RepeatedNGrams) and of the distinct-token share (DistinctShare).
-func LoopStats(m *engine.Model, tok *engine.Tokenizer, prompts []string, n int, opts engine.Options) (repeated, distinct float64) {
+func LoopStats(m *engine.Model, tok *engine.Tokenizer, prompts []string, n int, opts decoding.Options) (repeated, distinct float64) {
 	for _, p := range prompts {
 		out := Continue(m, tok, p, n, opts)
 		repeated += RepeatedNGramRate(out, 4) / float64(len(prompts))
@@ -95,18 +96,18 @@ func NextTokenOf(tok *engine.Tokenizer, prompt, more string) int {
 // (history), in the engine's order: repetition, then presence and
 // frequency (both over the last PenaltyWindow tokens when it is set), then
 // the no-repeat n-gram ban over the whole text. logits is not changed.
-func AfterPenalties(logits []float32, history []int, opts engine.Options) []float64 {
+func AfterPenalties(logits []float32, history []int, opts decoding.Options) []float64 {
 	z := slices.Clone(logits)
 	recent := history
 	if opts.PenaltyWindow > 0 && len(recent) > opts.PenaltyWindow {
 		recent = recent[len(recent)-opts.PenaltyWindow:]
 	}
 	if opts.RepetitionPenalty != 0 {
-		engine.ApplyRepetitionPenalty(z, recent, opts.RepetitionPenalty)
+		decoding.ApplyRepetitionPenalty(z, recent, opts.RepetitionPenalty)
 	}
-	engine.ApplyPresenceFrequencyPenalty(z, recent, opts.PresencePenalty, opts.FrequencyPenalty)
-	engine.BanRepeatedNGrams(z, history, opts.NoRepeatNGram)
-	return engine.Softmax(z)
+	decoding.ApplyPresenceFrequencyPenalty(z, recent, opts.PresencePenalty, opts.FrequencyPenalty)
+	decoding.BanRepeatedNGrams(z, history, opts.NoRepeatNGram)
+	return decoding.Softmax(z)
 }
 
 // Rank returns the rank of id in p: 1 for the most likely token, 1 plus

@@ -1,12 +1,11 @@
 package experiment
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/models"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestCount(t *testing.T) {
@@ -61,17 +60,17 @@ func TestAfterPenalties(t *testing.T) {
 	}
 	inf := math.Inf(-1)
 	for _, c := range []struct {
-		opts engine.Options
+		opts decoding.Options
 		want []float64
 	}{
-		{engine.Options{}, softmax(2, 1, -0.5, 0.5, 3, -1)},
-		{engine.Options{RepetitionPenalty: 2}, softmax(1, 1, -1, 0.5, 1.5, -1)},
-		{engine.Options{PresencePenalty: 1}, softmax(1, 1, -1.5, 0.5, 2, -1)},
-		{engine.Options{FrequencyPenalty: 1}, softmax(-1, 1, -1.5, 0.5, 2, -1)},
+		{decoding.Options{}, softmax(2, 1, -0.5, 0.5, 3, -1)},
+		{decoding.Options{RepetitionPenalty: 2}, softmax(1, 1, -1, 0.5, 1.5, -1)},
+		{decoding.Options{PresencePenalty: 1}, softmax(1, 1, -1.5, 0.5, 2, -1)},
+		{decoding.Options{FrequencyPenalty: 1}, softmax(-1, 1, -1.5, 0.5, 2, -1)},
 		// Only the last 2 tokens, 2 and 0, count: 4 is left alone.
-		{engine.Options{FrequencyPenalty: 1, PenaltyWindow: 2}, softmax(1, 1, -1.5, 0.5, 3, -1)},
+		{decoding.Options{FrequencyPenalty: 1, PenaltyWindow: 2}, softmax(1, 1, -1.5, 0.5, 3, -1)},
 		// The text ends with 0, followed earlier by 4 and 2.
-		{engine.Options{NoRepeatNGram: 2}, softmax(2, 1, inf, 0.5, inf, -1)},
+		{decoding.Options{NoRepeatNGram: 2}, softmax(2, 1, inf, 0.5, inf, -1)},
 	} {
 		before := slices.Clone(logits)
 		got := AfterPenalties(logits, history, c.opts)
@@ -124,17 +123,17 @@ func TestContinueAndLoopStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	const prompt = "func (b *Buffer) Len() int {\n\t"
-	out := Continue(m, tok, prompt, 20, engine.Options{})
+	out := Continue(m, tok, prompt, 20, decoding.Options{})
 	if len(out) != 20 || slices.Contains(out, tok.EOS()) || slices.Contains(out, tok.BOS()) {
 		t.Fatalf("Continue gave %d tokens %v; want 20, none of them the end of the text", len(out), out)
 	}
-	rep, dist := LoopStats(m, tok, []string{prompt, prompt}, 20, engine.Options{})
+	rep, dist := LoopStats(m, tok, []string{prompt, prompt}, 20, decoding.Options{})
 	if rep != RepeatedNGramRate(out, 4) || dist != DistinctShare(out) {
 		t.Errorf("LoopStats of the same prompt twice = %v, %v; want the prompt's own %v, %v", rep, dist, RepeatedNGramRate(out, 4), DistinctShare(out))
 	}
 	_, logits := NextLogits(m, tok, prompt)
-	if len(logits) != m.Config.VocabSize || engine.Argmax(logits) != out[0] {
-		t.Errorf("NextLogits' favourite %d is not greedy's first token %d", engine.Argmax(logits), out[0])
+	if len(logits) != m.Config.VocabSize || decoding.Argmax(logits) != out[0] {
+		t.Errorf("NextLogits' favourite %d is not greedy's first token %d", decoding.Argmax(logits), out[0])
 	}
 	if next := NextTokenOf(tok, prompt, tok.DecodeAll(out)); next != out[0] && next != -1 {
 		t.Errorf("NextTokenOf = %d, want %d (or -1)", next, out[0])

@@ -3,9 +3,8 @@ package experiment
 import (
 	"cmp"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"slices"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // Distributions for lessons 1, 2 and 4: the tokens ranked, how much of the
@@ -110,7 +109,7 @@ func (r NucleusRule) String() string {
 
 const (
 	// MoreThanP keeps the smallest set whose probabilities add up to more
-	// than p: the course's engine (engine.TopP), like llama2.c.
+	// than p: the course's engine (decoding.TopP), like llama2.c.
 	MoreThanP NucleusRule = iota
 	// AtLeastP keeps the smallest set whose probabilities add up to p or
 	// more: the nucleus-sampling paper (Holtzman et al.) and Hugging Face.
@@ -148,15 +147,15 @@ func Nucleus(probs []float64, p float64, rule NucleusRule) []int {
 // StageCount is how many tokens can still be drawn after one stage of the
 // engine's sampler.
 type StageCount struct {
-	Stage string // the stage's name, as in engine.Stage
+	Stage string // the stage's name, as in decoding.Stage
 	Left  int    // tokens of positive probability after it
 }
 
 // SamplerStages runs the engine's sampler with opts on logits (as
-// engine.Sampler.SampleTrace does) and returns the distribution after each
+// decoding.Sampler.SampleTrace does) and returns the distribution after each
 // stage that did something, the model's own first, with how many tokens
 // each leaves. The last one is what the token is drawn from.
-func SamplerStages(logits []float32, opts engine.Options) ([]engine.Stage, []StageCount, error) {
+func SamplerStages(logits []float32, opts decoding.Options) ([]decoding.Stage, []StageCount, error) {
 	s, err := opts.NewSampler(len(logits))
 	if err != nil {
 		return nil, nil, err
@@ -173,9 +172,9 @@ func SamplerStages(logits []float32, opts engine.Options) ([]engine.Stage, []Sta
 }
 
 // ProbsOf returns softmax of logits in float32, the precision the engine's
-// filters (engine.TopP, engine.MinP) take.
+// filters (decoding.TopP, decoding.MinP) take.
 func ProbsOf(logits []float32) []float32 {
-	p := engine.Softmax(logits)
+	p := decoding.Softmax(logits)
 	out := make([]float32, len(p))
 	for i, v := range p {
 		out[i] = float32(v)
@@ -185,7 +184,7 @@ func ProbsOf(logits []float32) []float32 {
 
 // TopValues returns probs[t.ID] for every token t of top: a distribution's
 // values at the tokens a chart shows, in the chart's order.
-func TopValues(probs []float64, top []engine.TokenLogProb) []float64 {
+func TopValues(probs []float64, top []decoding.TokenLogProb) []float64 {
 	vals := make([]float64, len(top))
 	for i, t := range top {
 		vals[i] = probs[t.ID]

@@ -1,11 +1,10 @@
 package experiment
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 func TestRankedAndMass(t *testing.T) {
@@ -73,8 +72,8 @@ func TestNucleusRules(t *testing.T) {
 	// MoreThanP is the engine's rule, tie included.
 	for _, p := range []float64{0.4, 0.5, 0.7, 0.75, 0.9} {
 		f32 := []float32{0.5, 0.25, 0.125, 0.125}
-		if got, want := Nucleus(tie, p, MoreThanP), engine.TopP(f32, p, nil); !slices.Equal(got, want) {
-			t.Errorf("Nucleus(%v, %v, more than p) = %v; engine.TopP keeps %v", tie, p, got, want)
+		if got, want := Nucleus(tie, p, MoreThanP), decoding.TopP(f32, p, nil); !slices.Equal(got, want) {
+			t.Errorf("Nucleus(%v, %v, more than p) = %v; decoding.TopP keeps %v", tie, p, got, want)
 		}
 	}
 	if MoreThanP.String() != "more than p" || AtLeastP.String() != "at least p" {
@@ -85,14 +84,14 @@ func TestNucleusRules(t *testing.T) {
 func TestSamplerStages(t *testing.T) {
 	z := logitsFor(0.5, 0.25, 0.125, 0.125)
 	cases := []struct {
-		opts engine.Options
+		opts decoding.Options
 		want []StageCount
 	}{
-		{engine.Options{Temperature: 1, TopP: 0.7}, []StageCount{{"model", 4}, {"top-p", 2}}},
-		{engine.Options{Temperature: 1, TopK: 2, MinP: 0.6}, []StageCount{{"model", 4}, {"top-k", 2}, {"min-p", 1}}},
+		{decoding.Options{Temperature: 1, TopP: 0.7}, []StageCount{{"model", 4}, {"top-p", 2}}},
+		{decoding.Options{Temperature: 1, TopK: 2, MinP: 0.6}, []StageCount{{"model", 4}, {"top-k", 2}, {"min-p", 1}}},
 		// The engine's top-k keeps every token tied with the k-th: 0.125 twice.
-		{engine.Options{Temperature: 1, TopK: 3}, []StageCount{{"model", 4}, {"top-k", 4}}},
-		{engine.Options{Temperature: 1, TopK: 2, TopP: 0.9}, []StageCount{{"model", 4}, {"top-k", 2}, {"top-p", 2}}},
+		{decoding.Options{Temperature: 1, TopK: 3}, []StageCount{{"model", 4}, {"top-k", 4}}},
+		{decoding.Options{Temperature: 1, TopK: 2, TopP: 0.9}, []StageCount{{"model", 4}, {"top-k", 2}, {"top-p", 2}}},
 	}
 	for _, c := range cases {
 		stages, counts, err := SamplerStages(z, c.opts)
@@ -107,7 +106,7 @@ func TestSamplerStages(t *testing.T) {
 		}
 	}
 	// Top-k 2 leaves 0.5 and 0.25, renormalised to 2/3 and 1/3.
-	stages, _, err := SamplerStages(z, engine.Options{Temperature: 1, TopK: 2})
+	stages, _, err := SamplerStages(z, decoding.Options{Temperature: 1, TopK: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +114,13 @@ func TestSamplerStages(t *testing.T) {
 	if math.Abs(last[0]-2.0/3) > 1e-6 || math.Abs(last[1]-1.0/3) > 1e-6 || last[2] != 0 || last[3] != 0 {
 		t.Errorf("after top-k 2: %v; want [2/3 1/3 0 0]", last)
 	}
-	if _, _, err := SamplerStages(z, engine.Options{TopP: 2}); err == nil {
+	if _, _, err := SamplerStages(z, decoding.Options{TopP: 2}); err == nil {
 		t.Error("top-p 2 should be an error")
 	}
 }
 
 func TestTopValues(t *testing.T) {
-	top := []engine.TokenLogProb{{ID: 2}, {ID: 0}}
+	top := []decoding.TokenLogProb{{ID: 2}, {ID: 0}}
 	if got := TopValues([]float64{0.25, 0.125, 0.625}, top); !slices.Equal(got, []float64{0.625, 0.25}) {
 		t.Errorf("TopValues = %v; want [0.625 0.25]", got)
 	}

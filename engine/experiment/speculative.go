@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/parallel"
 )
 
@@ -29,8 +30,8 @@ func ExpectedTokensPerPass(alpha float64, gamma int) float64 {
 // SpeculativeRun is one speculative generation with what each round
 // yielded.
 type SpeculativeRun struct {
-	Gamma int                     // tokens the draft proposed per round
-	Stats engine.SpeculativeStats // the engine's counts
+	Gamma int                       // tokens the draft proposed per round
+	Stats decoding.SpeculativeStats // the engine's counts
 	// Yields holds, round by round, how many tokens the round added: 1 to
 	// γ+1 (the last round can be cut short by the length limit).
 	Yields []int
@@ -62,7 +63,7 @@ func (r SpeculativeRun) YieldShares() (measured, predicted []float64) {
 
 // passCounter is an LM that counts its NextLogits calls.
 type passCounter struct {
-	engine.LM
+	decoding.LM
 	passes int
 }
 
@@ -71,22 +72,22 @@ func (c *passCounter) NextLogits(prefix []int, n int) ([][]float32, error) {
 	return c.LM.NextLogits(prefix, n)
 }
 
-// MeasureSpeculative runs engine.Speculative with a draft model and opts,
+// MeasureSpeculative runs decoding.Speculative with a draft model and opts,
 // and records how many tokens each round (each pass of the target) added.
-func MeasureSpeculative(target, draft engine.LM, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
-	return MeasureDrafter(target, engine.DraftLM{LM: draft}, prompt, opts)
+func MeasureSpeculative(target, draft decoding.LM, prompt []int, opts decoding.SpeculativeOptions) (SpeculativeRun, error) {
+	return MeasureDrafter(target, decoding.DraftLM{LM: draft}, prompt, opts)
 }
 
 // MeasureDrafter is MeasureSpeculative with any drafter: a draft model
-// (engine.DraftLM) or prompt lookup (engine.PromptLookup).
-func MeasureDrafter(target engine.LM, drafter engine.Drafter, prompt []int, opts engine.SpeculativeOptions) (SpeculativeRun, error) {
+// (decoding.DraftLM) or prompt lookup (decoding.PromptLookup).
+func MeasureDrafter(target decoding.LM, drafter decoding.Drafter, prompt []int, opts decoding.SpeculativeOptions) (SpeculativeRun, error) {
 	counter := &passCounter{LM: target}
 	run := SpeculativeRun{Gamma: opts.Gamma}
-	for step, err := range engine.Speculative(context.Background(), counter, drafter, prompt, opts) {
+	for step, err := range decoding.Speculative(context.Background(), counter, drafter, prompt, opts) {
 		if err != nil {
 			return run, err
 		}
-		if step.ID != engine.NoToken {
+		if step.ID != decoding.NoToken {
 			// A round's tokens are decided after its target pass.
 			for len(run.Yields) < counter.passes {
 				run.Yields = append(run.Yields, 0)
@@ -114,13 +115,13 @@ func NextTokenDistribution(m *engine.Model, prompt []int, temperature float64) (
 	for i, l := range logits {
 		z[i] = float32(float64(l) / temperature)
 	}
-	return engine.Softmax(z), nil
+	return decoding.Softmax(z), nil
 }
 
 // TargetDraws counts the tokens the model alone draws after prompt, with
 // the engine's sampler at temperature and seeds 1 … draws: counts[id] is
 // how many of the draws were token id. It is the first token that
-// engine.Generate would make with each of those seeds.
+// decoding.Generate would make with each of those seeds.
 func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) ([]int, error) {
 	logits, err := m.NewState().Prefill(prompt, 0)
 	if err != nil {
@@ -128,7 +129,7 @@ func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) 
 	}
 	counts := make([]int, len(logits))
 	for seed := 1; seed <= draws; seed++ {
-		s, err := engine.NewSampler(temperature, 1, uint64(seed))
+		s, err := decoding.NewSampler(temperature, 1, uint64(seed))
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +142,7 @@ func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) 
 	return counts, nil
 }
 
-// SpeculativeDraws counts the first token engine.Speculative makes after
+// SpeculativeDraws counts the first token decoding.Speculative makes after
 // prompt, with draft length gamma, at temperature, over seeds 1 … draws.
 // The draft always proposes that token, so every count went through the
 // acceptance test: kept with probability min(1, p/q), or replaced by a draw
@@ -170,14 +171,14 @@ func SpeculativeDraws(target, draft *engine.Model, prompt []int, gamma int, temp
 	return total, nil
 }
 
-// speculativeFirsts counts the first tokens of engine.Speculative for the
+// speculativeFirsts counts the first tokens of decoding.Speculative for the
 // seeds first, first+step, … up to last.
 func speculativeFirsts(target, draft *engine.Model, prompt []int, gamma int, temperature float64, first, last, step int) ([]int, error) {
 	t, d := engine.NewModelLM(target, 1), engine.NewModelLM(draft, 1)
 	counts := make([]int, target.Config.VocabSize)
 	for seed := first; seed <= last; seed += step {
 		id := -1
-		for step, err := range engine.Speculative(context.Background(), t, engine.DraftLM{LM: d}, prompt, engine.SpeculativeOptions{
+		for step, err := range decoding.Speculative(context.Background(), t, decoding.DraftLM{LM: d}, prompt, decoding.SpeculativeOptions{
 			Gamma: gamma, MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
 		}) {
 			if err != nil {

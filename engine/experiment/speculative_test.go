@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 )
 
@@ -48,7 +49,7 @@ func TestExpectedTokensPerPass(t *testing.T) {
 func TestMeasureSpeculativeCountsRounds(t *testing.T) {
 	target := lateTableLM{0, 5, 0}
 	// A draft that agrees with the target: every round yields γ+1 tokens.
-	run, err := MeasureSpeculative(target, target, []int{0}, engine.SpeculativeOptions{Gamma: 2, MaxNewTokens: 9})
+	run, err := MeasureSpeculative(target, target, []int{0}, decoding.SpeculativeOptions{Gamma: 2, MaxNewTokens: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestMeasureSpeculativeCountsRounds(t *testing.T) {
 	}
 	// A draft that always proposes what the target never picks: one token
 	// per round, the target's own.
-	run, err = MeasureSpeculative(target, lateTableLM{0, 0, 5}, []int{0}, engine.SpeculativeOptions{Gamma: 3, MaxNewTokens: 4})
+	run, err = MeasureSpeculative(target, lateTableLM{0, 0, 5}, []int{0}, decoding.SpeculativeOptions{Gamma: 3, MaxNewTokens: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestMeasureSpeculativeCountsRounds(t *testing.T) {
 
 func TestYieldShares(t *testing.T) {
 	r := SpeculativeRun{Gamma: 2, Yields: []int{1, 2, 3, 3},
-		Stats: engine.SpeculativeStats{Accepted: 5, Rejected: 5}} // α = 0.5
+		Stats: decoding.SpeculativeStats{Accepted: 5, Rejected: 5}} // α = 0.5
 	measured, predicted := r.YieldShares()
 	if !slices.Equal(measured, []float64{0.25, 0.25, 0.5}) {
 		t.Errorf("measured %v, want [0.25 0.25 0.5]", measured)
@@ -112,7 +113,7 @@ func TestTargetDrawsAreGenerateFirstTokens(t *testing.T) {
 			t.Fatal(err)
 		}
 		var first int
-		for step, err := range engine.Generate(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: 1, Temperature: 1, Seed: seed}) {
+		for step, err := range decoding.Generate(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: 1, Temperature: 1, Seed: seed}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +223,7 @@ func TestTopIDsAndTokenCounts(t *testing.T) {
 	}
 }
 
-// The counts are those of one engine.Speculative run per seed, whoever
+// The counts are those of one decoding.Speculative run per seed, whoever
 // draws them.
 func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
 	m, tok, err := models.Default()
@@ -242,7 +243,7 @@ func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
 	want := make([]int, len(counts))
 	for seed := uint64(1); seed <= draws; seed++ {
 		run, err := MeasureSpeculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), ids,
-			engine.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed})
+			decoding.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Wall-clock speed-up of speculative decoding (notebook 10): plain greedy
@@ -20,14 +21,14 @@ import (
 type SpeedTrial struct {
 	Gammas []int
 	Tokens []int // plain greedy decoding's tokens
-	// Plain holds plain decoding's decode time (engine.Stats.Decode: the
+	// Plain holds plain decoding's decode time (decoding.Stats.Decode: the
 	// prompt's pass excluded) in every round; Spec[i] that of speculative
 	// decoding with γ = Gammas[i].
 	Plain []time.Duration
 	Spec  [][]time.Duration
 	// Stats are the speculative runs' counts, one per γ (every round
 	// makes the same tokens, so they are the same in every round).
-	Stats []engine.SpeculativeStats
+	Stats []decoding.SpeculativeStats
 }
 
 // SpeedUp is the median decode time of plain decoding over that of
@@ -54,31 +55,31 @@ func (t SpeedTrial) Table() string {
 	return b.String()
 }
 
-// MeasureSpeedUp times engine.Generate on prompt with at most maxNew new
-// tokens, greedily: plainly, and with engine.Speculation{drafter, γ} for
+// MeasureSpeedUp times decoding.Generate on prompt with at most maxNew new
+// tokens, greedily: plainly, and with decoding.Speculation{drafter, γ} for
 // every γ of gammas. The runs go in rounds, one of each per round (plain
 // decoding first, then the values of γ, in the opposite order every other
 // round), so that a slow spell of the machine falls on all of them alike.
 // Every speculative run must give plain decoding's tokens: if one does
 // not, that is an error.
-func MeasureSpeedUp(m *engine.Model, tok *engine.Tokenizer, prompt string, maxNew int, drafter engine.Drafter, gammas []int, rounds int) (SpeedTrial, error) {
-	t := SpeedTrial{Gammas: slices.Clone(gammas), Spec: make([][]time.Duration, len(gammas)), Stats: make([]engine.SpeculativeStats, len(gammas))}
+func MeasureSpeedUp(m *engine.Model, tok *engine.Tokenizer, prompt string, maxNew int, drafter decoding.Drafter, gammas []int, rounds int) (SpeedTrial, error) {
+	t := SpeedTrial{Gammas: slices.Clone(gammas), Spec: make([][]time.Duration, len(gammas)), Stats: make([]decoding.SpeculativeStats, len(gammas))}
 	if len(gammas) == 0 || rounds < 1 {
 		return t, fmt.Errorf("%d values of γ and %d rounds: need at least one of each", len(gammas), rounds)
 	}
 	// run is one generation; i is the index of its γ, or -1 for plain.
 	run := func(i int) error {
-		opts := engine.Options{MaxNewTokens: maxNew}
+		opts := decoding.Options{MaxNewTokens: maxNew}
 		if i >= 0 {
-			opts.Decoder = engine.Speculation{Drafter: drafter, Gamma: gammas[i]}
+			opts.Decoder = decoding.Speculation{Drafter: drafter, Gamma: gammas[i]}
 		}
 		var ids []int
-		var stats *engine.Stats
-		for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+		var stats *decoding.Stats
+		for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 			if err != nil {
 				return err
 			}
-			if step.ID != engine.NoToken {
+			if step.ID != decoding.NoToken {
 				ids = append(ids, step.ID)
 			}
 			stats = step.Stats

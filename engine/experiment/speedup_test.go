@@ -1,12 +1,11 @@
 package experiment
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/models"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMedian(t *testing.T) {
@@ -33,7 +32,7 @@ func TestSpeedTrialSpeedUp(t *testing.T) {
 		Tokens: []int{1, 2, 3},
 		Plain:  []time.Duration{30 * time.Millisecond, 31 * time.Millisecond, 900 * time.Millisecond},
 		Spec:   [][]time.Duration{{10 * time.Millisecond, 500 * time.Millisecond, 15 * time.Millisecond}},
-		Stats:  []engine.SpeculativeStats{{Tokens: []int{1, 2, 3}, TargetPasses: 2, Accepted: 2, Rejected: 0}},
+		Stats:  []decoding.SpeculativeStats{{Tokens: []int{1, 2, 3}, TargetPasses: 2, Accepted: 2, Rejected: 0}},
 	}
 	if got := tr.SpeedUp(0); got < 31.0/15-1e-9 || got > 31.0/15+1e-9 {
 		t.Errorf("speed-up %v, want 31/15", got)
@@ -55,7 +54,7 @@ func TestMeasureSpeedUpOnTheCourseModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt := "func (b *Buffer) Len() int { return len(b.buf) }\nfunc (b *Buffer) Len() int {"
-	tr, err := MeasureSpeedUp(m, tok, prompt, 24, engine.PromptLookup{}, []int{1, 3}, 2)
+	tr, err := MeasureSpeedUp(m, tok, prompt, 24, decoding.PromptLookup{}, []int{1, 3}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,10 +66,10 @@ func TestMeasureSpeedUpOnTheCourseModel(t *testing.T) {
 			t.Errorf("γ = %d: %d tokens in %d passes, %d drafted; want %d in at most as many passes, and proposals", tr.Gammas[i], len(st.Tokens), st.TargetPasses, st.Drafted, len(tr.Tokens))
 		}
 	}
-	if _, err := MeasureSpeedUp(m, tok, prompt, 8, engine.PromptLookup{}, nil, 1); err == nil {
+	if _, err := MeasureSpeedUp(m, tok, prompt, 8, decoding.PromptLookup{}, nil, 1); err == nil {
 		t.Error("no γ was accepted")
 	}
-	if _, err := MeasureSpeedUp(m, tok, prompt, 8, engine.PromptLookup{MaxN: 1, MinN: 3}, []int{2}, 1); err == nil {
+	if _, err := MeasureSpeedUp(m, tok, prompt, 8, decoding.PromptLookup{MaxN: 1, MinN: 3}, []int{2}, 1); err == nil {
 		t.Error("an impossible lookup was accepted")
 	}
 }

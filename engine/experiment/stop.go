@@ -7,15 +7,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
-// GenerateText runs engine.Generate on prompt with opts and returns the
+// GenerateText runs decoding.Generate on prompt with opts and returns the
 // text the reader would see (the steps' Text joined) and the last step,
 // which carries the finish reason and the statistics.
-func GenerateText(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) (string, engine.Step) {
+func GenerateText(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts decoding.Options) (string, decoding.Step) {
 	var text strings.Builder
-	var last engine.Step
-	for step, err := range engine.Generate(ctx, m, tok, prompt, opts) {
+	var last decoding.Step
+	for step, err := range decoding.Generate(ctx, m, tok, prompt, opts) {
 		if err != nil {
 			panic(err)
 		}
@@ -43,7 +44,7 @@ func EndChances(m *engine.Model, tok *engine.Tokenizer, text string) (pieces []s
 		if pos == 0 {
 			continue // BOS: nothing read yet
 		}
-		p := engine.Softmax(logits)
+		p := decoding.Softmax(logits)
 		end := p[tok.EOS()]
 		if tok.BOS() != tok.EOS() {
 			end += p[tok.BOS()]
@@ -70,7 +71,7 @@ func MaxIndex(xs []float64) int {
 // continuation of prompt.
 func GreedyPieces(m *engine.Model, tok *engine.Tokenizer, prompt string, n int) []string {
 	var pieces []string
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: n}) {
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: n}) {
 		if err != nil {
 			panic(err)
 		}
@@ -126,7 +127,7 @@ func EndChancesAfter(m *engine.Model, tok *engine.Tokenizer, prompt string, ids 
 		}
 	}
 	chance := func(logits []float32) float64 {
-		p := engine.Softmax(logits)
+		p := decoding.Softmax(logits)
 		sum := 0.0
 		for _, id := range ends {
 			sum += p[id]

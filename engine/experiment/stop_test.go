@@ -3,16 +3,15 @@ package experiment
 import (
 	"context"
 	"encoding/json"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/internal/testmodel"
+	"github.com/tokenbytoken/course/engine/models"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/internal/testmodel"
-	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestMaxIndex(t *testing.T) {
@@ -49,7 +48,7 @@ func TestGenerateTextAndPieces(t *testing.T) {
 		t.Fatal(err)
 	}
 	const prompt = "func (b *Buffer) Reset() {"
-	text, last := GenerateText(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: 12})
+	text, last := GenerateText(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: 12})
 	pieces := GreedyPieces(m, tok, prompt, 12)
 	if last.Finish == "" || last.Stats.GeneratedTokens != len(pieces) {
 		t.Errorf("last step: finish %q after %d tokens; greedy pieces %d", last.Finish, last.Stats.GeneratedTokens, len(pieces))
@@ -73,7 +72,7 @@ func TestEndChances(t *testing.T) {
 	}
 	// The last probability is the model's for the end after the whole text.
 	_, logits := NextLogits(m, tok, text)
-	p := engine.Softmax(logits)
+	p := decoding.Softmax(logits)
 	want := p[tok.EOS()]
 	if tok.BOS() != tok.EOS() {
 		want += p[tok.BOS()]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Validator checks texts against a JSON Schema with a full validator (not
@@ -95,17 +96,17 @@ func reasons(err error) string {
 // Samples generates n texts after prompt with opts, the i-th with seed
 // opts.Seed+i, and returns what a reader would get (the steps' Text
 // joined) and the finish reason of each.
-func Samples(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts engine.Options) ([]string, []engine.FinishReason, error) {
+func Samples(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, n int, opts decoding.Options) ([]string, []decoding.FinishReason, error) {
 	if n < 0 {
 		return nil, nil, fmt.Errorf("%d samples: want 0 or more", n)
 	}
 	texts := make([]string, n)
-	finish := make([]engine.FinishReason, n)
+	finish := make([]decoding.FinishReason, n)
 	seed := opts.Seed
 	for i := range n {
 		opts.Seed = seed + uint64(i)
 		var text strings.Builder
-		for step, err := range engine.Generate(ctx, m, tok, prompt, opts) {
+		for step, err := range decoding.Generate(ctx, m, tok, prompt, opts) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("sample %d (seed %d): %w", i, opts.Seed, err)
 			}
@@ -137,20 +138,20 @@ type GuidedStep struct {
 type GuidedRun struct {
 	Text   string
 	Steps  []GuidedStep
-	Finish engine.FinishReason
+	Finish decoding.FinishReason
 }
 
 // Guided generates after prompt with opts (its sampler settings, Seed and
 // MaxNewTokens; stop sequences and decoders are not used) under the
-// constraint c, as engine.Generate does with Options.Constraint, and
+// constraint c, as decoding.Generate does with Options.Constraint, and
 // records every step: the token, how many tokens the
 // mask allowed and how much of the model's probability they held, and
 // the time of the mask, of the draw and of the forward pass. With c nil
 // it runs the same loop without a mask, to compare against. It ends with
-// engine.FinishConstraint when the text is complete and nothing may
-// follow, engine.FinishUnsatisfiable when no token is allowed, or as
-// engine.Generate would (an end token, the length limit, the context).
-func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engine.Constraint, prompt string, opts engine.Options) (GuidedRun, error) {
+// decoding.FinishConstraint when the text is complete and nothing may
+// follow, decoding.FinishUnsatisfiable when no token is allowed, or as
+// decoding.Generate would (an end token, the length limit, the context).
+func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *decoding.Constraint, prompt string, opts decoding.Options) (GuidedRun, error) {
 	var run GuidedRun
 	if m == nil || tok == nil {
 		return run, fmt.Errorf("Guided needs a model and a tokenizer (got %v and %v)", m, tok)
@@ -179,7 +180,7 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 		return run, err
 	}
 	forward := time.Since(t0)
-	var guide *engine.Guide
+	var guide *decoding.Guide
 	if c != nil {
 		guide = c.NewGuide()
 	}
@@ -205,7 +206,7 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 				return run, err
 			}
 			if !ok {
-				run.Finish = engine.FinishUnsatisfiable
+				run.Finish = decoding.FinishUnsatisfiable
 				break
 			}
 			allowed, err := guide.Tokens(prev, budget)
@@ -213,7 +214,7 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 				return run, err
 			}
 			step.Allowed = allowed.Count()
-			probs := engine.Softmax(logits)
+			probs := decoding.Softmax(logits)
 			for _, id := range allowed.IDs() {
 				step.Kept += probs[id]
 			}
@@ -235,7 +236,7 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 		seq = append(seq, id)
 		if tok.IsEnd(id) {
 			run.Steps = append(run.Steps, step)
-			run.Finish = engine.FinishEOS
+			run.Finish = decoding.FinishEOS
 			break
 		}
 		step.Piece = tok.Decode(prev, id)
@@ -243,11 +244,11 @@ func Guided(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, c *engi
 		run.Steps = append(run.Steps, step)
 		switch {
 		case guide != nil && guide.Done():
-			run.Finish = engine.FinishConstraint
+			run.Finish = decoding.FinishConstraint
 		case n == opts.MaxNewTokens:
-			run.Finish = engine.FinishLength
+			run.Finish = decoding.FinishLength
 		case pos+2 >= m.Config.SeqLen:
-			run.Finish = engine.FinishContext
+			run.Finish = decoding.FinishContext
 		}
 		if run.Finish != "" {
 			break

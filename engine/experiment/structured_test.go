@@ -11,6 +11,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 )
 
@@ -127,7 +128,7 @@ func TestCost(t *testing.T) {
 }
 
 // courseConstraint binds the person schema to the course's model.
-func courseConstraint(t *testing.T) (*engine.Model, *engine.Tokenizer, *engine.Constraint) {
+func courseConstraint(t *testing.T) (*engine.Model, *engine.Tokenizer, *decoding.Constraint) {
 	t.Helper()
 	m, tok, err := models.Default()
 	if err != nil {
@@ -137,7 +138,7 @@ func courseConstraint(t *testing.T) (*engine.Model, *engine.Tokenizer, *engine.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := engine.NewConstraint(tok, g)
+	c, err := decoding.NewConstraint(tok, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +153,12 @@ func courseConstraint(t *testing.T) (*engine.Model, *engine.Tokenizer, *engine.C
 func TestGuidedGreedy(t *testing.T) {
 	m, tok, c := courseConstraint(t)
 	const prompt = "// a person as JSON\nvar p = `"
-	run, err := Guided(context.Background(), m, tok, c, prompt, engine.Options{MaxNewTokens: 60})
+	run, err := Guided(context.Background(), m, tok, c, prompt, decoding.Options{MaxNewTokens: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Finish != engine.FinishConstraint {
-		t.Errorf("finish %q, want %q (the object closed)", run.Finish, engine.FinishConstraint)
+	if run.Finish != decoding.FinishConstraint {
+		t.Errorf("finish %q, want %q (the object closed)", run.Finish, decoding.FinishConstraint)
 	}
 	v, err := NewValidator(personSchema)
 	if err != nil {
@@ -186,7 +187,7 @@ func TestGuidedGreedy(t *testing.T) {
 		if s.Allowed != mask.Count() {
 			t.Errorf("step %d: Allowed %d, the constraint allows %d", i, s.Allowed, mask.Count())
 		}
-		best, kept, p := -1, 0.0, engine.Softmax(logits)
+		best, kept, p := -1, 0.0, decoding.Softmax(logits)
 		for _, id := range mask.IDs() {
 			kept += p[id]
 			if best < 0 || logits[id] > logits[best] {
@@ -225,13 +226,13 @@ func TestGuidedWithoutConstraint(t *testing.T) {
 		t.Fatal(err)
 	}
 	const prompt = "func main() {"
-	run, err := Guided(context.Background(), m, tok, nil, prompt, engine.Options{MaxNewTokens: 30})
+	run, err := Guided(context.Background(), m, tok, nil, prompt, decoding.Options{MaxNewTokens: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, last := GenerateText(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: 30})
+	want, last := GenerateText(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: 30})
 	if run.Text != want || run.Finish != last.Finish {
-		t.Errorf("Guided without a constraint: %q (%s); engine.Generate: %q (%s)", run.Text, run.Finish, want, last.Finish)
+		t.Errorf("Guided without a constraint: %q (%s); decoding.Generate: %q (%s)", run.Text, run.Finish, want, last.Finish)
 	}
 	for i, s := range run.Steps {
 		if s.Allowed != m.Config.VocabSize || s.Kept != 1 || s.Mask != 0 {
@@ -249,7 +250,7 @@ func TestGuidedSampledTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := range uint64(4) {
-		run, err := Guided(context.Background(), m, tok, c, "p := ", engine.Options{MaxNewTokens: 40, Temperature: 1, Seed: seed})
+		run, err := Guided(context.Background(), m, tok, c, "p := ", decoding.Options{MaxNewTokens: 40, Temperature: 1, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,27 +263,27 @@ func TestGuidedSampledTexts(t *testing.T) {
 func TestGuidedRefuses(t *testing.T) {
 	m, tok, c := courseConstraint(t)
 	ctx := context.Background()
-	if _, err := Guided(ctx, nil, tok, c, "x", engine.Options{}); err == nil {
+	if _, err := Guided(ctx, nil, tok, c, "x", decoding.Options{}); err == nil {
 		t.Error("no model: no error")
 	}
-	if _, err := Guided(ctx, m, tok, c, "x", engine.Options{Temperature: -1}); err == nil || !strings.Contains(err.Error(), "Temperature") {
+	if _, err := Guided(ctx, m, tok, c, "x", decoding.Options{Temperature: -1}); err == nil || !strings.Contains(err.Error(), "Temperature") {
 		t.Errorf("temperature -1: %v, want an error naming Temperature", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Guided(cancelled, m, tok, c, "x", engine.Options{}); err == nil {
+	if _, err := Guided(cancelled, m, tok, c, "x", decoding.Options{}); err == nil {
 		t.Error("a cancelled context: no error")
 	}
 }
 
-// TestSamples: the i-th sample is what engine.Generate writes with seed
+// TestSamples: the i-th sample is what decoding.Generate writes with seed
 // opts.Seed+i.
 func TestSamples(t *testing.T) {
 	m, tok, err := models.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := engine.Options{MaxNewTokens: 12, Temperature: 1, Seed: 5}
+	opts := decoding.Options{MaxNewTokens: 12, Temperature: 1, Seed: 5}
 	texts, finish, err := Samples(context.Background(), m, tok, "func f() {", 3, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -371,12 +372,12 @@ func TestClosesString(t *testing.T) {
 	}
 }
 
-// TestGuidedIsGenerate: Guided writes what engine.Generate writes with
+// TestGuidedIsGenerate: Guided writes what decoding.Generate writes with
 // Options.Constraint, greedy and sampled.
 func TestGuidedIsGenerate(t *testing.T) {
 	m, tok, c := courseConstraint(t)
 	ctx := context.Background()
-	for _, opts := range []engine.Options{{MaxNewTokens: 40}, {MaxNewTokens: 40, Temperature: 1, Seed: 3}, {MaxNewTokens: 40, Temperature: 0.7, TopP: 0.9, Seed: 4}} {
+	for _, opts := range []decoding.Options{{MaxNewTokens: 40}, {MaxNewTokens: 40, Temperature: 1, Seed: 3}, {MaxNewTokens: 40, Temperature: 0.7, TopP: 0.9, Seed: 4}} {
 		run, err := Guided(ctx, m, tok, c, "x := ", opts)
 		if err != nil {
 			t.Fatal(err)
@@ -385,7 +386,7 @@ func TestGuidedIsGenerate(t *testing.T) {
 		with.Constraint = c
 		want, last := GenerateText(ctx, m, tok, "x := ", with)
 		if run.Text != want || run.Finish != last.Finish {
-			t.Errorf("%+v: Guided %q (%s), engine.Generate %q (%s)", opts, run.Text, run.Finish, want, last.Finish)
+			t.Errorf("%+v: Guided %q (%s), decoding.Generate %q (%s)", opts, run.Text, run.Finish, want, last.Finish)
 		}
 		if _, err := Guided(ctx, m, tok, c, "x := ", with); err == nil {
 			t.Error("a constraint both in c and in opts: no error")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -152,7 +153,7 @@ func ScoreText(m *engine.Model, tok *engine.Tokenizer, text string) ([]PositionS
 		if err != nil {
 			return scores, err
 		}
-		scores = append(scores, PositionScore{After: tok.Piece(ids[pos]), Next: tok.Piece(ids[pos+1]), P: engine.Softmax(logits)[ids[pos+1]]})
+		scores = append(scores, PositionScore{After: tok.Piece(ids[pos]), Next: tok.Piece(ids[pos+1]), P: decoding.Softmax(logits)[ids[pos+1]]})
 	}
 	return scores, nil
 }
@@ -232,7 +233,7 @@ func EvaluateForward(m *engine.Model, tok *engine.Tokenizer, text string) (train
 			return train.EvalResult{}, err
 		}
 		for i, logits := range rows {
-			p := engine.Softmax(logits)[ids[from+i+1]]
+			p := decoding.Softmax(logits)[ids[from+i+1]]
 			res.Nats -= math.Log(p)
 			res.Tokens++
 		}

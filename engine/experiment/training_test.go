@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
@@ -220,7 +221,7 @@ func TestEvaluateForwardOnSmolLM2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nats -= math.Log(engine.Softmax(logits)[ids[pos+1]])
+		nats -= math.Log(decoding.Softmax(logits)[ids[pos+1]])
 	}
 	first := tok.Decode(-1, ids[0])
 	if first != "The" || got.Tokens != len(ids)-1 || got.Bytes != len(text)-len(first) || math.Abs(got.Nats-nats) > 1e-3*nats {

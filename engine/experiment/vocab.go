@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // ProfileDecode runs up to n decode steps of m (one token each, with
@@ -21,7 +22,7 @@ func ProfileDecode(m *engine.Model, prompt []int, n int) *engine.Profile {
 		if pos < len(prompt) {
 			id = prompt[pos]
 		} else {
-			id = engine.Argmax(logits)
+			id = decoding.Argmax(logits)
 		}
 		if logits, err = st.Forward(id, pos); err != nil {
 			panic(err)
@@ -84,13 +85,13 @@ func SampledDistributions(m *engine.Model, tok *engine.Tokenizer, prompt string,
 	if err != nil {
 		panic(err)
 	}
-	sampler, err := NoEnd(tok, engine.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
+	sampler, err := NoEnd(tok, decoding.Options{Temperature: 1, Seed: seed}).NewSampler(m.Config.VocabSize)
 	if err != nil {
 		panic(err)
 	}
 	var dists [][]float64
 	for pos := len(ids); pos < len(ids)+steps && pos < m.Config.SeqLen; pos++ {
-		dists = append(dists, engine.Softmax(logits))
+		dists = append(dists, decoding.Softmax(logits))
 		next, err := sampler.Sample(logits)
 		if err != nil {
 			panic(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
 )
@@ -109,7 +110,7 @@ func TestSampledDistributions(t *testing.T) {
 	}
 	// The first is the model's distribution after the prompt.
 	_, logits := NextLogits(m, tok, "func")
-	if p := engine.Softmax(logits); LargestDifference(toFloat32(p), toFloat32(a[0])) > 1e-6 {
+	if p := decoding.Softmax(logits); LargestDifference(toFloat32(p), toFloat32(a[0])) > 1e-6 {
 		t.Error("the first distribution is not the one after the prompt")
 	}
 }

@@ -8,15 +8,16 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Beam search (notebook 9): a language model small enough to write by
 // hand, and the text of generated tokens.
 
-// BeamSearch runs engine.BeamSearch to its end and returns what it found:
+// BeamSearch runs decoding.BeamSearch to its end and returns what it found:
 // the explored tree and the best hypotheses, for drawing.
-func BeamSearch(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
-	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+func BeamSearch(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
+	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +47,7 @@ func GeneratedText(tok *engine.Tokenizer, prev int, ids []int) string {
 // log-probability, the score the length penalty gives it, and the text
 // (text turns token ids into text). Above it, one line names the winner's
 // length.
-func BeamHypothesesHTML(res *engine.BeamResult, text func(ids []int) string) string {
+func BeamHypothesesHTML(res *decoding.BeamResult, text func(ids []int) string) string {
 	var b strings.Builder
 	if len(res.Hypotheses) > 0 {
 		fmt.Fprintf(&b, `<p style="font-family: monospace">The winner: %d tokens, log p %.2f.</p>`, len(res.Best.Tokens), res.Best.CumLogProb)

@@ -2,12 +2,11 @@ package notebook
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/models"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/models"
 )
 
 func TestGeneratedText(t *testing.T) {
@@ -27,7 +26,7 @@ func TestGeneratedText(t *testing.T) {
 }
 
 func TestBeamHypothesesHTML(t *testing.T) {
-	res := &engine.BeamResult{Hypotheses: []engine.BeamHypothesis{
+	res := &decoding.BeamResult{Hypotheses: []decoding.BeamHypothesis{
 		{Tokens: []int{1, 2, 3}, CumLogProb: -3, Score: -2.5},
 		{Tokens: []int{4}, CumLogProb: -1.5, Score: -1.5},
 	}}

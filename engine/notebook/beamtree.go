@@ -6,8 +6,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-
-	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Colours of the beam tree's nodes, by what the search did with them.
@@ -18,7 +17,7 @@ const (
 	beamBestColor     = "#d62728" // red: the path of the best answer
 )
 
-// BeamTree draws the tree a beam search explored (engine.BeamResult.Tree),
+// BeamTree draws the tree a beam search explored (decoding.BeamResult.Tree),
 // left to right from the prompt: every node is a candidate token, labelled
 // with its text and the probability of the whole continuation up to it.
 // Kept nodes are blue, pruned ones grey, finished ones green; the path to
@@ -28,7 +27,7 @@ const (
 //
 // nodes must be in the order BeamSearch gives them: nodes[0] the root, and
 // every parent before its children.
-func BeamTree(title string, nodes []engine.BeamNode, best int) *charts.Tree {
+func BeamTree(title string, nodes []decoding.BeamNode, best int) *charts.Tree {
 	if len(nodes) == 0 {
 		panic("notebook.BeamTree: no nodes")
 	}
@@ -81,12 +80,12 @@ func BeamTree(title string, nodes []engine.BeamNode, best int) *charts.Tree {
 
 // BeamResultTree is BeamTree for a whole result, with its best answer's
 // path highlighted.
-func BeamResultTree(title string, res *engine.BeamResult) *charts.Tree {
+func BeamResultTree(title string, res *decoding.BeamResult) *charts.Tree {
 	return BeamTree(title, res.Tree, res.Best.Node)
 }
 
 // beamItem is one node of the tree chart.
-func beamItem(n engine.BeamNode, best bool) *opts.TreeData {
+func beamItem(n decoding.BeamNode, best bool) *opts.TreeData {
 	name := "prompt"
 	if n.Token >= 0 {
 		text := n.Text
@@ -97,15 +96,15 @@ func beamItem(n engine.BeamNode, best bool) *opts.TreeData {
 	}
 	color := beamPrunedColor
 	switch n.Status {
-	case engine.BeamKept:
+	case decoding.BeamKept:
 		color = beamKeptColor
-	case engine.BeamFinished:
+	case decoding.BeamFinished:
 		color = beamFinishedColor
 	}
 	edge := &opts.LineStyle{Color: "#c8c8c8", Width: 1}
 	if best {
 		edge = &opts.LineStyle{Color: beamBestColor, Width: 3}
-		if n.Status != engine.BeamFinished {
+		if n.Status != decoding.BeamFinished {
 			color = beamBestColor
 		}
 	}

@@ -2,11 +2,10 @@ package notebook
 
 import (
 	"encoding/json"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // pairLM is a hand-built model over four tokens where greedy decoding and a
@@ -28,7 +27,7 @@ func (m pairLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	return rows, nil
 }
 
-func beamResult(t *testing.T) *engine.BeamResult {
+func beamResult(t *testing.T) *decoding.BeamResult {
 	t.Helper()
 	lm := pairLM{
 		0: {0, 0.5, 0.4, 0.1},
@@ -37,7 +36,7 @@ func beamResult(t *testing.T) *engine.BeamResult {
 		3: {0, 0.4, 0.3, 0.3},
 	}
 	words := []string{"<s>", " a", " b", " c"}
-	res, err := BeamSearch(lm, []int{0}, engine.BeamOptions{
+	res, err := BeamSearch(lm, []int{0}, decoding.BeamOptions{
 		Width: 2, MaxNewTokens: 2,
 		Text: func(_, id int) string { return words[id] },
 	})
@@ -160,9 +159,9 @@ func TestBeamTreeMirrorsTheSearch(t *testing.T) {
 }
 
 func TestBeamTreeLabelsTokensWithoutText(t *testing.T) {
-	nodes := []engine.BeamNode{
-		{Parent: -1, Token: -1, Status: engine.BeamKept},
-		{Parent: 0, Token: 7, Depth: 1, LogProb: math.Log(0.25), CumLogProb: math.Log(0.25), Status: engine.BeamFinished},
+	nodes := []decoding.BeamNode{
+		{Parent: -1, Token: -1, Status: decoding.BeamKept},
+		{Parent: 0, Token: 7, Depth: 1, LogProb: math.Log(0.25), CumLogProb: math.Log(0.25), Status: decoding.BeamFinished},
 	}
 	root := treeOf(t, BeamTree("t", nodes, -1).RenderSnippet().Option)
 	if len(root.Children) != 1 || root.Children[0].Name != "#7  25%" {
@@ -179,7 +178,7 @@ func TestBeamTreeRejectsChildrenBeforeParents(t *testing.T) {
 			t.Error("no panic for a node whose parent comes after it")
 		}
 	}()
-	BeamTree("bad", []engine.BeamNode{{Parent: -1, Token: -1}, {Parent: 2, Token: 1}, {Parent: 0, Token: 2}}, -1)
+	BeamTree("bad", []decoding.BeamNode{{Parent: -1, Token: -1}, {Parent: 2, Token: 1}, {Parent: 0, Token: 2}}, -1)
 }
 
 func TestPercent(t *testing.T) {

@@ -2,16 +2,15 @@ package notebook
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"html"
 	"slices"
 	"strings"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 // StepsText joins the text of steps.
-func StepsText(steps []engine.Step) string {
+func StepsText(steps []decoding.Step) string {
 	var b strings.Builder
 	for _, s := range steps {
 		b.WriteString(s.Text)

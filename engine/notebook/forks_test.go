@@ -1,16 +1,15 @@
 package notebook
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 func TestStepsText(t *testing.T) {
-	steps := []engine.Step{{ID: 4, Text: "a"}, {ID: 5, Text: "b"}}
+	steps := []decoding.Step{{ID: 4, Text: "a"}, {ID: 5, Text: "b"}}
 	if got := StepsText(steps); got != "ab" {
 		t.Errorf("StepsText = %q, want ab", got)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/janpfeifer/gonb/gonbui"
-	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/experiment"
 )
 
@@ -36,7 +36,7 @@ func LookupGuessesHTML(guesses []experiment.LookupGuess, piece func(id int) stri
 		switch {
 		case g.Right():
 			color, title = "#b7e4c0", fmt.Sprintf("guessed (target p = %.2f)", g.P)
-		case g.Guess != engine.NoToken:
+		case g.Guess != decoding.NoToken:
 			color, title = "#f4b6b6", fmt.Sprintf("guessed %q (target p = %.2f)", piece(g.Guess), g.P)
 		}
 		shown := strings.ReplaceAll(html.EscapeString(strings.ToValidUTF8(piece(g.Actual), "\uFFFD")), "\n", "⏎\n")

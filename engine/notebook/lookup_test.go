@@ -1,11 +1,10 @@
 package notebook
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 // TestLookupGuessesHTML: a token with no guess, one guessed right and one
@@ -13,7 +12,7 @@ import (
 // that are not UTF-8 on their own shown as �.
 func TestLookupGuessesHTML(t *testing.T) {
 	guesses := []experiment.LookupGuess{
-		{Actual: 5, Guess: engine.NoToken, Top: 7},
+		{Actual: 5, Guess: decoding.NoToken, Top: 7},
 		{Actual: 6, Guess: 6, P: 0.1, Top: 7},
 		{Actual: 9, Guess: 7, P: 0.3, Top: 7},
 	}

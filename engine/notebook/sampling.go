@@ -2,11 +2,10 @@ package notebook
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"html"
 	"strings"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 // RankLabels returns a label for each rank 1 … n ("1", "2", …): the x axis
@@ -21,7 +20,7 @@ func RankLabels(n int) []string {
 
 // TopLabels returns a chart label (see TokenLabel) for every token of top,
 // its text given by piece (a tokenizer's Piece method).
-func TopLabels(top []engine.TokenLogProb, piece func(id int) string) []string {
+func TopLabels(top []decoding.TokenLogProb, piece func(id int) string) []string {
 	labels := make([]string, len(top))
 	for i, t := range top {
 		labels[i] = TokenLabel(piece(t.ID))
@@ -34,12 +33,12 @@ func TopLabels(top []engine.TokenLogProb, piece func(id int) string) []string {
 // probability beside the probability the sampler with opts draws them with
 // after all its stages, and a line saying how many tokens each stage
 // leaves. It is meant for Interact: build opts from the knobs' values.
-func SamplerView(title string, logits []float32, label func(id int) string, opts engine.Options, n int) (string, error) {
+func SamplerView(title string, logits []float32, label func(id int) string, opts decoding.Options, n int) (string, error) {
 	stages, counts, err := experiment.SamplerStages(logits, opts)
 	if err != nil {
 		return "", err
 	}
-	top := engine.TopLogProbs(logits, n)
+	top := decoding.TopLogProbs(logits, n)
 	labels := make([]string, len(top))
 	model, drawn := make([]float64, len(top)), make([]float64, len(top))
 	last := stages[len(stages)-1].Probs

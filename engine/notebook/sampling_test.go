@@ -1,20 +1,19 @@
 package notebook
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"math"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 func TestRankAndTopLabels(t *testing.T) {
 	if got := RankLabels(3); !slices.Equal(got, []string{"1", "2", "3"}) {
 		t.Errorf("RankLabels(3) = %v", got)
 	}
-	top := []engine.TokenLogProb{{ID: 2}, {ID: 0}}
+	top := []decoding.TokenLogProb{{ID: 2}, {ID: 0}}
 	names := []string{" a", "b", "c\n"}
 	if got := TopLabels(top, func(id int) string { return names[id] }); !slices.Equal(got, []string{"c⏎", "␣a"}) {
 		t.Errorf("TopLabels = %v", got)
@@ -32,7 +31,7 @@ func TestStageLineAndView(t *testing.T) {
 		z = append(z, float32(math.Log(p)))
 	}
 	names := []string{"a", " b", "c", "d"}
-	view, err := SamplerView("t", z, func(id int) string { return names[id] }, engine.Options{Temperature: 1, TopP: 0.7}, 3)
+	view, err := SamplerView("t", z, func(id int) string { return names[id] }, decoding.Options{Temperature: 1, TopP: 0.7}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestStageLineAndView(t *testing.T) {
 	if strings.Contains(view, `"d"`) {
 		t.Error("SamplerView shows token d, which is not among the 3 most likely (ties by lower id)")
 	}
-	if _, err := SamplerView("t", z, func(id int) string { return names[id] }, engine.Options{TopP: 2}, 3); err == nil {
+	if _, err := SamplerView("t", z, func(id int) string { return names[id] }, decoding.Options{TopP: 2}, 3); err == nil {
 		t.Error("top-p 2 was accepted")
 	}
 }

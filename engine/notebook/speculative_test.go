@@ -2,17 +2,16 @@ package notebook
 
 import (
 	"encoding/json"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/experiment"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/experiment"
 )
 
 func TestSpeculativeRunHTML(t *testing.T) {
 	r := experiment.SpeculativeRun{Gamma: 2, Yields: []int{3, 1},
-		Stats: engine.SpeculativeStats{Tokens: make([]int, 4), TargetPasses: 2, DraftPasses: 4, Drafted: 4, Accepted: 2, Rejected: 1}}
+		Stats: decoding.SpeculativeStats{Tokens: make([]int, 4), TargetPasses: 2, DraftPasses: 4, Drafted: 4, Accepted: 2, Rejected: 1}}
 	h := SpeculativeRunHTML(r)
 	for _, want := range []string{"γ = 2: tokens added per round (2 rounds)", "α = 0.67", "4 tokens from 2 target passes = 2.00 tokens per pass", "(formula (1 − α^(γ+1)) / (1 − α): 2.11)"} {
 		if !strings.Contains(h, want) {
@@ -25,8 +24,8 @@ func TestSpeculativeRunHTML(t *testing.T) {
 // formula fed the run's α.
 func TestSpeculativeGammaChart(t *testing.T) {
 	runs := []experiment.SpeculativeRun{
-		{Gamma: 1, Stats: engine.SpeculativeStats{Tokens: make([]int, 3), TargetPasses: 2, Accepted: 1, Rejected: 1}},
-		{Gamma: 2, Stats: engine.SpeculativeStats{Tokens: make([]int, 6), TargetPasses: 3, Accepted: 4, Rejected: 0}},
+		{Gamma: 1, Stats: decoding.SpeculativeStats{Tokens: make([]int, 3), TargetPasses: 2, Accepted: 1, Rejected: 1}},
+		{Gamma: 2, Stats: decoding.SpeculativeStats{Tokens: make([]int, 6), TargetPasses: 3, Accepted: 4, Rejected: 0}},
 	}
 	option := SpeculativeGammaChart(runs).RenderSnippet().Option
 	// γ = 1, α = 0.5: 1.5 measured, (1 − 0.25)/(1 − 0.5) = 1.5 by the

@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"math"
 	"net/http"
 	"time"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // fingerprint names the server's build in system_fingerprint, as the API
@@ -19,8 +18,8 @@ const fingerprint = "tokenbytoken"
 // its tokens, why it ended and how many tokens it took.
 type choice struct {
 	text         string
-	tokens       []engine.Step // the steps that carry a token, for log-probabilities
-	finish       engine.FinishReason
+	tokens       []decoding.Step // the steps that carry a token, for log-probabilities
+	finish       decoding.FinishReason
 	generated    int
 	promptTokens int
 }
@@ -28,9 +27,9 @@ type choice struct {
 // apiFinish is the API's finish_reason for the engine's: "stop" when the
 // text ended by itself (the end token, a stop string, a complete answer
 // to a response format), "length" when a limit cut it.
-func apiFinish(f engine.FinishReason) string {
+func apiFinish(f decoding.FinishReason) string {
 	switch f {
-	case engine.FinishLength, engine.FinishContext, engine.FinishDeadline:
+	case decoding.FinishLength, decoding.FinishContext, decoding.FinishDeadline:
 		return "length"
 	}
 	return "stop"
@@ -95,18 +94,18 @@ func totals(p *plan, choices []choice) usage {
 // generate runs the engine for choice i. Each choice has its own seed, the
 // request's plus i, so that the same seed gives the same choices. onStep,
 // when set, sees every step as it comes (streaming).
-func generate(ctx context.Context, p *plan, i int, onStep func(engine.Step) bool) (choice, error) {
+func generate(ctx context.Context, p *plan, i int, onStep func(decoding.Step) bool) (choice, error) {
 	opts := p.opts
 	opts.Seed += uint64(i)
 	opts.TopLogProbs = p.topLogprobs
 	opts.NoLogProbs = !p.logprobs
 	var c choice
-	for step, err := range engine.Generate(ctx, p.model.Model, p.model.Tokenizer, p.prompt, opts) {
+	for step, err := range decoding.Generate(ctx, p.model.Model, p.model.Tokenizer, p.prompt, opts) {
 		if err != nil {
 			return c, err
 		}
 		c.text += step.Text
-		if step.ID != engine.NoToken && step.Finish != engine.FinishEOS {
+		if step.ID != decoding.NoToken && step.Finish != decoding.FinishEOS {
 			c.tokens = append(c.tokens, step)
 		}
 		if step.Finish != "" {
@@ -129,7 +128,7 @@ func generationError(err error) *apiError {
 }
 
 // chatLogprobsOf puts steps' log-probabilities in the chat API's shape.
-func chatLogprobsOf(steps []engine.Step) *chatLogprobs {
+func chatLogprobsOf(steps []decoding.Step) *chatLogprobs {
 	out := &chatLogprobs{Content: []tokenLogprob{}}
 	for _, s := range steps {
 		t := tokenLogprob{Token: s.Piece, Logprob: finiteLogprob(s.LogProb), Bytes: bytesOf(s.Piece), TopLogprobs: []topLogprob{}}
@@ -143,7 +142,7 @@ func chatLogprobsOf(steps []engine.Step) *chatLogprobs {
 
 // textLogprobsOf puts steps' log-probabilities in the legacy API's shape;
 // offset is where the first token's text starts in the choice's text.
-func textLogprobsOf(steps []engine.Step, offset int) *textLogprobs {
+func textLogprobsOf(steps []decoding.Step, offset int) *textLogprobs {
 	out := &textLogprobs{Tokens: []string{}, TokenLogprobs: []float64{}, TopLogprobs: []map[string]float64{}, TextOffset: []int{}}
 	for _, s := range steps {
 		out.Tokens = append(out.Tokens, s.Piece)
@@ -207,7 +206,7 @@ func stream(w http.ResponseWriter, ctx context.Context, p *plan) {
 	if !p.chat {
 		id = newID("cmpl-")
 	}
-	chunk := func(i int, text *string, role string, steps []engine.Step, offset int, finish engine.FinishReason) any {
+	chunk := func(i int, text *string, role string, steps []decoding.Step, offset int, finish decoding.FinishReason) any {
 		var apiReason *string
 		if finish != "" {
 			r := apiFinish(finish)
@@ -237,11 +236,11 @@ func stream(w http.ResponseWriter, ctx context.Context, p *plan) {
 				return
 			}
 		}
-		var pending []engine.Step // tokens whose text has not been sent
+		var pending []decoding.Step // tokens whose text has not been sent
 		offset := 0
 		alive := true
-		c, err := generate(ctx, p, i, func(s engine.Step) bool {
-			if s.ID != engine.NoToken && s.Finish != engine.FinishEOS {
+		c, err := generate(ctx, p, i, func(s decoding.Step) bool {
+			if s.ID != decoding.NoToken && s.Finish != decoding.FinishEOS {
 				pending = append(pending, s)
 			}
 			if s.Text == "" {

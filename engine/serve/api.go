@@ -127,7 +127,7 @@ type chatChoice struct {
 	// FinishReason is the API's: "stop" or "length", null in a chunk
 	// before the last.
 	FinishReason *string `json:"finish_reason"`
-	// EngineFinishReason is the engine's own reason (engine.FinishReason:
+	// EngineFinishReason is the engine's own reason (decoding.FinishReason:
 	// eos, stop, length, context, constraint…), which the API's two
 	// values summarise.
 	EngineFinishReason string `json:"engine_finish_reason,omitempty"`

@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // TestOfficialGoClient drives the server with OpenAI's own Go library,
@@ -28,7 +29,7 @@ func TestOfficialGoClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, pieces, lps, _ := engineText(t, m, prompt, engine.Options{MaxNewTokens: 32})
+	want, pieces, lps, _ := engineText(t, m, prompt, decoding.Options{MaxNewTokens: 32})
 	params := openai.ChatCompletionNewParams{
 		Model:       "smollm2",
 		Messages:    []openai.ChatCompletionMessageParamUnion{openai.UserMessage(question)},
@@ -44,7 +45,7 @@ func TestOfficialGoClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(got.Choices) != 1 || got.Choices[0].Message.Content != want {
-			t.Fatalf("choices %+v; engine.Chat wrote %q", got.Choices, want)
+			t.Fatalf("choices %+v; decoding.Chat wrote %q", got.Choices, want)
 		}
 		content := got.Choices[0].Logprobs.Content
 		if len(content) != len(pieces) {
@@ -74,7 +75,7 @@ func TestOfficialGoClient(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(acc.Choices) != 1 || acc.Choices[0].Message.Content != want {
-			t.Errorf("accumulated %+v; engine.Chat wrote %q", acc.Choices, want)
+			t.Errorf("accumulated %+v; decoding.Chat wrote %q", acc.Choices, want)
 		}
 		if chunks < 3 || acc.Usage.CompletionTokens == 0 {
 			t.Errorf("%d chunks, usage %+v", chunks, acc.Usage)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 )
 
@@ -36,7 +37,7 @@ func TestOfficialPythonClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answer, _, _, _ := engineText(t, m, prompt, engine.Options{MaxNewTokens: 32})
+	answer, _, _, _ := engineText(t, m, prompt, decoding.Options{MaxNewTokens: 32})
 	expected, _ := json.Marshal(map[string]string{"question": question, "answer": answer})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // A request is read in three steps: the body, whole and bounded; its JSON,
@@ -36,7 +37,7 @@ type plan struct {
 	chat         bool
 	prompt       string // the text the model continues: for chat, the conversation rendered by the model's template
 	promptTokens int
-	opts         engine.Options
+	opts         decoding.Options
 	n            int
 	stream       bool
 	includeUsage bool
@@ -412,7 +413,7 @@ func (p *plan) sample(in sampling, maxTokens *int, maxName string, defaultMax in
 			return badParam("temperature", "temperature = %v: want a number from 0 to 2", t)
 		}
 		o.Temperature = t
-		if t < engine.MinTemperature {
+		if t < decoding.MinTemperature {
 			o.Temperature = 0
 		}
 	}
@@ -485,8 +486,8 @@ func (p *plan) sample(in sampling, maxTokens *int, maxName string, defaultMax in
 	}
 	if in.RepetitionPenalty != nil {
 		v := *in.RepetitionPenalty
-		if v != 1 && (v < engine.MinRepetitionPenalty || v > engine.MaxRepetitionPenalty) {
-			return badParam("repetition_penalty", "repetition_penalty = %v: want a number from %v to %v (1 is off)", v, engine.MinRepetitionPenalty, engine.MaxRepetitionPenalty)
+		if v != 1 && (v < decoding.MinRepetitionPenalty || v > decoding.MaxRepetitionPenalty) {
+			return badParam("repetition_penalty", "repetition_penalty = %v: want a number from %v to %v (1 is off)", v, decoding.MinRepetitionPenalty, decoding.MaxRepetitionPenalty)
 		}
 		if v != 1 {
 			o.RepetitionPenalty = v
@@ -494,7 +495,7 @@ func (p *plan) sample(in sampling, maxTokens *int, maxName string, defaultMax in
 	}
 	// Anything the checks above let through that the engine still
 	// refuses is named with the engine's own words.
-	var se *engine.SettingError
+	var se *decoding.SettingError
 	if err := o.Validate(c.VocabSize); errors.As(err, &se) {
 		return badParam(apiName(se.Setting), "%v", se)
 	} else if err != nil {

@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/kernel/cmddoc"
 )
 
 // The server is checked against the engine it wraps: what it answers must
-// be what engine.Generate gives for the same prompt and settings.
+// be what decoding.Generate gives for the same prompt and settings.
 
 var (
 	defaultOnce  sync.Once
@@ -88,16 +89,16 @@ func post(t *testing.T, url, body string) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
-// engineText is what engine.Generate writes for the prompt and options,
+// engineText is what decoding.Generate writes for the prompt and options,
 // with each token's piece and log-probability.
-func engineText(t *testing.T, m *Model, prompt string, opts engine.Options) (text string, pieces []string, logprobs []float64, finish engine.FinishReason) {
+func engineText(t *testing.T, m *Model, prompt string, opts decoding.Options) (text string, pieces []string, logprobs []float64, finish decoding.FinishReason) {
 	t.Helper()
-	for step, err := range engine.Generate(context.Background(), m.Model, m.Tokenizer, prompt, opts) {
+	for step, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, prompt, opts) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		text += step.Text
-		if step.ID != engine.NoToken && step.Finish != engine.FinishEOS {
+		if step.ID != decoding.NoToken && step.Finish != decoding.FinishEOS {
 			pieces = append(pieces, step.Piece)
 			logprobs = append(logprobs, step.LogProb)
 		}
@@ -109,7 +110,7 @@ func engineText(t *testing.T, m *Model, prompt string, opts engine.Options) (tex
 }
 
 // TestCompletionIsGenerate: a greedy completion through the API is
-// engine.Generate's, token for token, with the same log-probabilities.
+// decoding.Generate's, token for token, with the same log-probabilities.
 func TestCompletionIsGenerate(t *testing.T) {
 	m := builtIn(t)
 	_, url := start(t, Config{Models: []*Model{m}})
@@ -118,10 +119,10 @@ func TestCompletionIsGenerate(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("status %d: %v", status, out)
 		}
-		want, pieces, lps, finish := engineText(t, m, prompt, engine.Options{MaxNewTokens: 24})
+		want, pieces, lps, finish := engineText(t, m, prompt, decoding.Options{MaxNewTokens: 24})
 		choice := out["choices"].([]any)[0].(map[string]any)
 		if got := choice["text"].(string); got != want {
-			t.Errorf("prompt %q: text %q; engine.Generate wrote %q", prompt, got, want)
+			t.Errorf("prompt %q: text %q; decoding.Generate wrote %q", prompt, got, want)
 		}
 		if got := choice["engine_finish_reason"]; got != string(finish) {
 			t.Errorf("prompt %q: engine_finish_reason %v; want %s", prompt, got, finish)
@@ -129,7 +130,7 @@ func TestCompletionIsGenerate(t *testing.T) {
 		lp := choice["logprobs"].(map[string]any)
 		tokens, values := lp["tokens"].([]any), lp["token_logprobs"].([]any)
 		if len(tokens) != len(pieces) {
-			t.Fatalf("prompt %q: %d tokens in logprobs; engine.Generate made %d", prompt, len(tokens), len(pieces))
+			t.Fatalf("prompt %q: %d tokens in logprobs; decoding.Generate made %d", prompt, len(tokens), len(pieces))
 		}
 		for i := range pieces {
 			if tokens[i] != pieces[i] || math.Abs(values[i].(float64)-lps[i]) > 1e-9 {
@@ -147,7 +148,7 @@ func TestCompletionIsGenerate(t *testing.T) {
 }
 
 // TestChat: SmolLM2's answer to a conversation through the API is
-// engine.Chat's; streamed, the chunks' text joins to the same answer; the
+// decoding.Chat's; streamed, the chunks' text joins to the same answer; the
 // same seed gives the same sampled text; a JSON Schema's answer parses.
 func TestChat(t *testing.T) {
 	m := smolLM2(t)
@@ -158,7 +159,7 @@ func TestChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _, _, _ := engineText(t, m, prompt, engine.Options{MaxNewTokens: 40})
+	want, _, _, _ := engineText(t, m, prompt, decoding.Options{MaxNewTokens: 40})
 
 	t.Run("greedy", func(t *testing.T) {
 		status, out := post(t, url+"/v1/chat/completions", fmt.Sprintf(`{"model": "smollm2", "messages": %s, "temperature": 0, "max_tokens": 40, "logprobs": true, "top_logprobs": 2}`, msgJSON))
@@ -168,7 +169,7 @@ func TestChat(t *testing.T) {
 		choice := out["choices"].([]any)[0].(map[string]any)
 		msg := choice["message"].(map[string]any)
 		if msg["content"] != want || msg["role"] != "assistant" {
-			t.Errorf("message %v; engine.Chat wrote %q", msg, want)
+			t.Errorf("message %v; decoding.Chat wrote %q", msg, want)
 		}
 		content := choice["logprobs"].(map[string]any)["content"].([]any)
 		var joined strings.Builder
@@ -211,7 +212,7 @@ func TestChat(t *testing.T) {
 			}
 		}
 		if text.String() != want {
-			t.Errorf("streamed text %q; engine.Chat wrote %q", text.String(), want)
+			t.Errorf("streamed text %q; decoding.Chat wrote %q", text.String(), want)
 		}
 		if finish != "stop" && finish != "length" {
 			t.Errorf("finish_reason %v", finish)
@@ -565,7 +566,7 @@ func TestShownRequests(t *testing.T) {
 
 // BenchmarkStreamed measures what the HTTP path costs a streamed answer:
 // the same greedy generation of a fixed number of tokens (the end tokens
-// banned) through engine.Generate, and through the server's SSE stream on
+// banned) through decoding.Generate, and through the server's SSE stream on
 // loopback, side by side. Each reports tokens per second; their ratio is
 // the overhead:
 //
@@ -592,11 +593,11 @@ func BenchmarkStreamed(b *testing.B) {
 			}
 		}
 		body["logit_bias"] = lb
-		opts := engine.Options{MaxNewTokens: tokens, LogitBias: bias, NoLogProbs: true}
+		opts := decoding.Options{MaxNewTokens: tokens, LogitBias: bias, NoLogProbs: true}
 		b.Run(m.ID+"/engine", func(b *testing.B) {
 			n := 0
 			for b.Loop() {
-				for _, err := range engine.Generate(context.Background(), m.Model, m.Tokenizer, "The", opts) {
+				for _, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, "The", opts) {
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // Model is a model the server answers for, under the name requests give.
@@ -26,7 +27,7 @@ type Model struct {
 	Tokenizer *engine.Tokenizer
 
 	mu          sync.Mutex
-	constraints map[string]*engine.Constraint // compiled response formats, by schema
+	constraints map[string]*decoding.Constraint // compiled response formats, by schema
 }
 
 // maxConstraints bounds the compiled response formats a model keeps.
@@ -34,18 +35,18 @@ const maxConstraints = 32
 
 // constraint compiles a grammar for the model's vocabulary, once for each
 // schema text.
-func (m *Model) constraint(key string, g *constrain.Grammar) (*engine.Constraint, error) {
+func (m *Model) constraint(key string, g *constrain.Grammar) (*decoding.Constraint, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.constraints[key]; ok {
 		return c, nil
 	}
-	c, err := engine.NewConstraint(m.Tokenizer, g)
+	c, err := decoding.NewConstraint(m.Tokenizer, g)
 	if err != nil {
 		return nil, err
 	}
 	if m.constraints == nil || len(m.constraints) >= maxConstraints {
-		m.constraints = map[string]*engine.Constraint{}
+		m.constraints = map[string]*decoding.Constraint{}
 	}
 	m.constraints[key] = c
 	return c, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // trainedTiny trains a tokenizer and a tiny model on sampleGo.
@@ -51,7 +52,7 @@ func TestEvaluateMatchesEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want -= engine.LogSoftmax(logits)[ids[pos+1]]
+		want -= decoding.LogSoftmax(logits)[ids[pos+1]]
 	}
 	got, err := Evaluate(m, tok, text)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // TestForwardMatchesEngine trains a tiny model for a few steps, saves it as
@@ -65,7 +66,7 @@ func testForwardMatchesEngine(t *testing.T, T int) {
 			}
 			// n.logits now holds probabilities: compare log-softmax.
 			probs := n.logits[(b*c.SeqLen+pos)*V : (b*c.SeqLen+pos+1)*V]
-			want := engine.LogSoftmax(logits)
+			want := decoding.LogSoftmax(logits)
 			for j := range V {
 				got := math.Log(float64(probs[j]))
 				if math.Abs(got-want[j]) > 1e-4*(1+math.Abs(want[j])) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -88,7 +89,7 @@ func firstDifference(a, b []int) int {
 func TestTask3_CountingModel(t *testing.T) {
 	defer check.Recover(t)
 	lm := countingModel(t, 10, 100, "Generate(counting model, prompt [1 2 3], maxNew 5)")
-	got, err := Generate(lm, []int{1, 2, 3}, 5, engine.Argmax, nil, nil)
+	got, err := Generate(lm, []int{1, 2, 3}, 5, decoding.Argmax, nil, nil)
 	if want := []int{4, 5, 6, 7, 8}; err != nil || !slices.Equal(got, want) {
 		t.Fatalf("Generate(counting model, prompt [1 2 3], maxNew 5) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
@@ -107,7 +108,7 @@ func TestTask3_CountingModel(t *testing.T) {
 	backing := []int{8, -1, -1, -1, -1, -1}
 	prompt := backing[:1]
 	lm = countingModel(t, 10, 100, "Generate(counting model over 10 tokens, prompt [8], maxNew 4)")
-	got, err = Generate(lm, prompt, 4, engine.Argmax, nil, nil)
+	got, err = Generate(lm, prompt, 4, decoding.Argmax, nil, nil)
 	if want := []int{9, 0, 1, 2}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("Generate(counting model over 10 tokens, prompt [8], maxNew 4) = %s, %v; want %v, nil", check.Vec(got), err, want)
 	}
@@ -143,7 +144,7 @@ func TestTask3_StopConditions(t *testing.T) {
 	} {
 		call := fmt.Sprintf("Generate(counting model with a context of %d, prompt %v, maxNew %d, %s)", c.context, c.prompt, c.maxNew, c.describeEnding)
 		lm := countingModel(t, 10, c.context, call)
-		got, err := Generate(lm, c.prompt, c.maxNew, engine.Argmax, c.isEnd, nil)
+		got, err := Generate(lm, c.prompt, c.maxNew, decoding.Argmax, c.isEnd, nil)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%s = %s, %v; want %v, nil (%s)", call, check.Vec(got), err, c.want, c.why)
 			continue
@@ -170,7 +171,7 @@ func TestTask3_Streams(t *testing.T) {
 		askedWhenEmitted = append(askedWhenEmitted, len(lm.asked))
 		return true
 	}
-	got, err := Generate(lm, []int{0}, 4, engine.Argmax, nil, emit)
+	got, err := Generate(lm, []int{0}, 4, decoding.Argmax, nil, emit)
 	if want := []int{1, 2, 3, 4}; err != nil || !slices.Equal(got, want) || !slices.Equal(emitted, want) {
 		t.Fatalf("Generate(counting model, prompt [0], maxNew 4, emit) returned %s, %v and emitted %s; want %v returned and emitted", check.Vec(got), err, check.Vec(emitted), want)
 	}
@@ -184,7 +185,7 @@ func TestTask3_Streams(t *testing.T) {
 		emitted = append(emitted, id)
 		return len(emitted) < 3
 	}
-	got, err = Generate(lm, []int{0}, 10, engine.Argmax, nil, stopAfter3)
+	got, err = Generate(lm, []int{0}, 10, decoding.Argmax, nil, stopAfter3)
 	if want := []int{1, 2, 3}; err != nil || !slices.Equal(got, want) || !slices.Equal(emitted, want) {
 		t.Errorf("Generate(counting model, prompt [0], maxNew 10, emit that returns false at the 3rd token) returned %s, %v and emitted %s; want %v returned and emitted", check.Vec(got), err, check.Vec(emitted), want)
 	}
@@ -201,16 +202,16 @@ func TestTask3_Streams(t *testing.T) {
 func TestTask3_Errors(t *testing.T) {
 	defer check.Recover(t)
 	lm := countingModel(t, 10, 4, "Generate(model, empty prompt, …)")
-	if got, err := Generate(lm, nil, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
+	if got, err := Generate(lm, nil, 5, decoding.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Generate(model, empty prompt, …) = %s, %v after %d model calls; want an error and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = countingModel(t, 10, 4, "Generate(model with a context of 4, prompt of 4 tokens, …)")
-	if got, err := Generate(lm, []int{0, 1, 2, 3}, 5, engine.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
+	if got, err := Generate(lm, []int{0, 1, 2, 3}, 5, decoding.Argmax, nil, nil); err == nil || len(lm.asked) != 0 {
 		t.Errorf("Generate(model with a context of 4, prompt of 4 tokens, …) = %s, %v after %d model calls; want an error (no room for a new token) and no call", check.Vec(got), err, len(lm.asked))
 	}
 	lm = countingModel(t, 10, 100, "Generate(model that fails at its 3rd call, prompt [1], maxNew 10)")
 	lm.failAt = 3
-	got, err := Generate(lm, []int{1}, 10, engine.Argmax, nil, nil)
+	got, err := Generate(lm, []int{1}, 10, decoding.Argmax, nil, nil)
 	if !errors.Is(err, errModel) || !slices.Equal(got, []int{2, 3}) {
 		t.Errorf("Generate(model that fails at its 3rd call, prompt [1], maxNew 10) = %s, %v; want [2 3] and the model's error (wrapped with %%w is fine)", check.Vec(got), err)
 	}
@@ -223,8 +224,8 @@ func TestTask3_Errors(t *testing.T) {
 	}
 }
 
-// TestTask3_CourseModel: on the course's model, Generate with engine.Argmax
-// (and with a seeded sampler) makes exactly the tokens engine.Decode
+// TestTask3_CourseModel: on the course's model, Generate with decoding.Argmax
+// (and with a seeded sampler) makes exactly the tokens decoding.Decode
 // makes, end token included, and emits each of them.
 //
 //grade:task 3 points 2
@@ -237,11 +238,11 @@ func TestTask3_CourseModel(t *testing.T) {
 	// sampler returns a pick function: greedy, or seeded sampling.
 	sampler := func(seed uint64) func([]float32) int {
 		if seed == 0 {
-			return engine.Argmax
+			return decoding.Argmax
 		}
-		s, err := engine.NewSampler(1, 0.9, seed)
+		s, err := decoding.NewSampler(1, 0.9, seed)
 		if err != nil {
-			t.Fatalf("engine.NewSampler: %v", err)
+			t.Fatalf("decoding.NewSampler: %v", err)
 		}
 		return func(logits []float32) int { id, _ := s.Sample(logits); return id }
 	}
@@ -260,10 +261,10 @@ func TestTask3_CourseModel(t *testing.T) {
 			t.Fatalf("engine's Encode(%q): %v", c.prompt, err)
 		}
 		var want []int
-		for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), ids, engine.DecodeOptions{MaxNewTokens: c.maxNew, Pick: sampler(c.seed), IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.DecodeOptions{MaxNewTokens: c.maxNew, Pick: sampler(c.seed), IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
-				t.Fatalf("engine.Decode: %v", err)
+				t.Fatalf("decoding.Decode: %v", err)
 			}
 			want = append(want, id)
 		}
@@ -273,13 +274,13 @@ func TestTask3_CourseModel(t *testing.T) {
 			emitted = append(emitted, id)
 			return true
 		})
-		how := "engine.Argmax"
+		how := "decoding.Argmax"
 		if c.seed != 0 {
 			how = fmt.Sprintf("a sampler seeded with %d", c.seed)
 		}
 		if err != nil || !slices.Equal(got, want) {
 			at := firstDifference(got, want)
-			t.Errorf("Generate(course model, %q, maxNew %d, %s, tok.IsEnd) = %d tokens, %v; they differ from engine.Decode's %d tokens at token %d\ngot  %q\nwant %q",
+			t.Errorf("Generate(course model, %q, maxNew %d, %s, tok.IsEnd) = %d tokens, %v; they differ from decoding.Decode's %d tokens at token %d\ngot  %q\nwant %q",
 				c.prompt, c.maxNew, how, len(got), err, len(want), at, tok.DecodeAll(got), tok.DecodeAll(want))
 		} else if !slices.Equal(emitted, want) {
 			t.Errorf("Generate(course model, %q, …) returned the right tokens but emitted %s; want every token emitted, %s\n%s", c.prompt, check.Vec(emitted), check.Vec(want), check.Diff(emitted, want, 0))

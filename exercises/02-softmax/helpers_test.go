@@ -1,11 +1,10 @@
 package softmax
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // catWords and catLogits are the notebook's ten-word example: the next word
@@ -72,7 +71,7 @@ func reference(z []float32, temperature float64) []float64 {
 // randomLogits returns n logits spread evenly over [-scale, scale), drawn
 // from the engine's seeded generator so every run sees the same ones.
 func randomLogits(seed uint64, n int, scale float64) []float32 {
-	rng := engine.NewRNG(seed)
+	rng := decoding.NewRNG(seed)
 	z := make([]float32, n)
 	for i := range z {
 		z[i] = float32((2*float64(rng.Float32()) - 1) * scale)

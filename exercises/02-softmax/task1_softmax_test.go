@@ -2,12 +2,11 @@ package softmax
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // quarters are logits that float32 stores exactly even after adding ±30000,
@@ -110,14 +109,14 @@ func TestTask1_OrderAndDifferences(t *testing.T) {
 }
 
 // TestTask1_MatchesEngine: on random logits of several sizes, Softmax agrees
-// with the engine's engine.Softmax within 1e-12.
+// with the engine's decoding.Softmax within 1e-12.
 //
 //grade:task 1 points 1
 func TestTask1_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
 	for i, n := range []int{1, 3, 100, 2048} {
 		z := randomLogits(uint64(10+i), n, 8)
-		expectClose(t, fmt.Sprintf("Softmax of %d random logits in [-8, 8)", n), Softmax(z), engine.Softmax(z), 1e-12)
+		expectClose(t, fmt.Sprintf("Softmax of %d random logits in [-8, 8)", n), Softmax(z), decoding.Softmax(z), 1e-12)
 	}
 }
 
@@ -245,8 +244,8 @@ func TestTask3_SharpenAndFlatten(t *testing.T) {
 	for i, temp := range []float64{0.7, 1.3} {
 		z := randomLogits(uint64(20+i), 300, 10)
 		scaled := slices.Clone(z)
-		engine.ApplyTemperature(scaled, temp)
-		expectClose(t, fmt.Sprintf("SoftmaxTemperature(300 random logits, %g)", temp), SoftmaxTemperature(z, temp), engine.Softmax(scaled), 1e-6)
+		decoding.ApplyTemperature(scaled, temp)
+		expectClose(t, fmt.Sprintf("SoftmaxTemperature(300 random logits, %g)", temp), SoftmaxTemperature(z, temp), decoding.Softmax(scaled), 1e-6)
 	}
 }
 
@@ -362,7 +361,7 @@ func TestTask4_FarBelowMax(t *testing.T) {
 }
 
 // TestTask4_MatchesEngine: on random logits, LogSoftmax agrees with
-// engine.LogSoftmax and with z_i - LogSumExp(z) (within 1e-9), and ignores a
+// decoding.LogSoftmax and with z_i - LogSumExp(z) (within 1e-9), and ignores a
 // shift of every logit.
 //
 //grade:task 4 points 1
@@ -372,7 +371,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 		z := randomLogits(uint64(30+i), n, 20)
 		name := fmt.Sprintf("LogSoftmax of %d random logits in [-20, 20)", n)
 		lp := LogSoftmax(z)
-		if !expectClose(t, name, lp, engine.LogSoftmax(z), 1e-9) {
+		if !expectClose(t, name, lp, decoding.LogSoftmax(z), 1e-9) {
 			continue
 		}
 		lse := LogSumExp(z)

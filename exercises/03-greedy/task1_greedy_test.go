@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -177,7 +178,7 @@ func at(row []float32, i int) float32 {
 	return row[i]
 }
 
-// TestTask1_MatchesEngine: Argmax agrees with engine.Argmax on the course
+// TestTask1_MatchesEngine: Argmax agrees with decoding.Argmax on the course
 // model's logits and on 500 random rows full of ties.
 //
 //grade:task 1 points 1
@@ -197,8 +198,8 @@ func TestTask1_MatchesEngine(t *testing.T) {
 	}
 	fails := check.NewLimit(t, 3)
 	for i, row := range rows {
-		if got, want := Argmax(row), engine.Argmax(row); got != want {
-			fails.Errorf("your Argmax(the course model's %d logits after %q) = %d; engine.Argmax, the reference, gives %d (its logit is %.4g; your pick's is %.4g)",
+		if got, want := Argmax(row), decoding.Argmax(row); got != want {
+			fails.Errorf("your Argmax(the course model's %d logits after %q) = %d; decoding.Argmax, the reference, gives %d (its logit is %.4g; your pick's is %.4g)",
 				len(row), tok.DecodeAll(ids[:i+1]), got, want, at(row, want), at(row, got))
 		}
 	}
@@ -210,8 +211,8 @@ func TestTask1_MatchesEngine(t *testing.T) {
 		for j := range row {
 			row[j] = float32(r.IntN(6)) - 2.5 // few values, so many ties
 		}
-		if got, want := Argmax(row), engine.Argmax(row); got != want {
-			t.Errorf("your Argmax(%v) = %d; engine.Argmax, the reference, gives %d", row, got, want)
+		if got, want := Argmax(row), decoding.Argmax(row); got != want {
+			t.Errorf("your Argmax(%v) = %d; decoding.Argmax, the reference, gives %d", row, got, want)
 			if wrong++; wrong == 3 {
 				t.FailNow()
 			}
@@ -318,7 +319,7 @@ func TestTask2_Errors(t *testing.T) {
 }
 
 // TestTask2_CourseModel: Greedy on the course's model writes exactly what
-// engine.Generate writes at temperature 0, token for token (its end token
+// decoding.Generate writes at temperature 0, token for token (its end token
 // included).
 //
 //grade:task 2 points 2
@@ -337,11 +338,11 @@ func TestTask2_CourseModel(t *testing.T) {
 		{"\tif err != nil {\n\t\t", 60},
 	} {
 		var want []int
-		for step, err := range engine.Generate(context.Background(), m, tok, c.prompt, engine.Options{MaxNewTokens: c.maxNew, Temperature: 0}) {
+		for step, err := range decoding.Generate(context.Background(), m, tok, c.prompt, decoding.Options{MaxNewTokens: c.maxNew, Temperature: 0}) {
 			if err != nil {
-				t.Fatalf("engine.Generate: %v", err)
+				t.Fatalf("decoding.Generate: %v", err)
 			}
-			if step.ID != engine.NoToken {
+			if step.ID != decoding.NoToken {
 				want = append(want, step.ID)
 			}
 		}
@@ -356,7 +357,7 @@ func TestTask2_CourseModel(t *testing.T) {
 			for at < min(len(got), len(want)) && got[at] == want[at] {
 				at++
 			}
-			t.Errorf("Greedy(course model, %q, maxNew %d, tok.IsEnd) = %d tokens, %v; they differ from engine.Generate's %d tokens at token %d\ngot  %q\nwant %q",
+			t.Errorf("Greedy(course model, %q, maxNew %d, tok.IsEnd) = %d tokens, %v; they differ from decoding.Generate's %d tokens at token %d\ngot  %q\nwant %q",
 				c.prompt, c.maxNew, len(got), err, len(want), at, tok.DecodeAll(got), tok.DecodeAll(want))
 		}
 	}

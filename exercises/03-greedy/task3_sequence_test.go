@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -117,15 +118,15 @@ func TestTask3_Stable(t *testing.T) {
 func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 	defer check.Recover(t)
 	var greedy []int // the engine's greedy decoding, so this test does not depend on task 2
-	for step, err := range engine.Decode(context.Background(), treeLM(t), []int{bos}, engine.DecodeOptions{MaxNewTokens: 2}) {
+	for step, err := range decoding.Decode(context.Background(), treeLM(t), []int{bos}, decoding.DecodeOptions{MaxNewTokens: 2}) {
 		id := step.ID
 		if err != nil {
-			t.Fatalf("engine.Decode on the two-word model: %v", err)
+			t.Fatalf("decoding.Decode on the two-word model: %v", err)
 		}
 		greedy = append(greedy, id)
 	}
 	if !slices.Equal(greedy, []int{the, cat}) {
-		t.Fatalf("engine.Decode gave %v; the test expected greedy decoding to give [The cat] = [%d %d]", greedy, the, cat)
+		t.Fatalf("decoding.Decode gave %v; the test expected greedy decoding to give [The cat] = [%d %d]", greedy, the, cat)
 	}
 	greedyLP, err := SequenceLogProb(scoring(treeLM(t), "SequenceLogProb(two-word model, [<s>], greedy's [The cat])", len(greedy)), []int{bos}, greedy)
 	if err != nil || math.Abs(greedyLP-math.Log(0.15)) > 1e-5 {
@@ -153,7 +154,7 @@ func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 
 // TestTask3_CourseModel: on the course's model, SequenceLogProb of a
 // greedy and of a sampled continuation equals the sum of
-// engine.LogProbOf over their steps (to 1e-3).
+// decoding.LogProbOf over their steps (to 1e-3).
 //
 //grade:task 3 points 1
 func TestTask3_CourseModel(t *testing.T) {
@@ -167,11 +168,11 @@ func TestTask3_CourseModel(t *testing.T) {
 		t.Fatalf("engine's Encode: %v", err)
 	}
 	for _, seed := range []uint64{0, 3} {
-		pick := engine.Argmax
+		pick := decoding.Argmax
 		if seed != 0 {
-			s, err := engine.NewSampler(1, 1, seed)
+			s, err := decoding.NewSampler(1, 1, seed)
 			if err != nil {
-				t.Fatalf("engine.NewSampler: %v", err)
+				t.Fatalf("decoding.NewSampler: %v", err)
 			}
 			pick = func(logits []float32) int { id, _ := s.Sample(logits); return id }
 		}
@@ -185,14 +186,14 @@ func TestTask3_CourseModel(t *testing.T) {
 				t.Fatalf("course model's NextLogits: %v", err)
 			}
 			id := pick(rows[0])
-			want += engine.LogProbOf(rows[0], id)
+			want += decoding.LogProbOf(rows[0], id)
 			continuation = append(continuation, id)
 			seq = append(seq, id)
 		}
 		scored := bounded(t, engine.NewModelLM(m, 1), fmt.Sprintf("SequenceLogProb(course model, prompt, %q)", tok.DecodeAll(continuation)), len(continuation)+10)
 		got, err := SequenceLogProb(scored, prompt, continuation)
 		if err != nil || math.Abs(got-want) > 1e-3 {
-			t.Errorf("SequenceLogProb(course model, prompt, %q) = %.6g, %v; want %.6g (the sum of engine.LogProbOf over the 15 steps)", tok.DecodeAll(continuation), got, err, want)
+			t.Errorf("SequenceLogProb(course model, prompt, %q) = %.6g, %v; want %.6g (the sum of decoding.LogProbOf over the 15 steps)", tok.DecodeAll(continuation), got, err, want)
 		}
 	}
 }

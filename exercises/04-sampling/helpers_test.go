@@ -2,12 +2,11 @@ package sampling
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // coins is a scripted RNG: it returns the chosen values in order, so a test
@@ -29,7 +28,7 @@ func scripted(t *testing.T, doing string, vals ...float32) *coins {
 	return &coins{vals: vals, budget: check.NewBudget(t, "rng.Float32()").For(doing, len(vals)+20, coinHint)}
 }
 
-// boundedRNG is an RNG, such as *engine.RNG, whose calls a budget bounds.
+// boundedRNG is an RNG, such as *decoding.RNG, whose calls a budget bounds.
 type boundedRNG struct {
 	RNG
 	budget *check.Budget
@@ -40,10 +39,10 @@ func (r boundedRNG) Float32() float32 {
 	return r.RNG.Float32()
 }
 
-// seeded returns engine.NewRNG(seed) for the calls doing, which may take
+// seeded returns decoding.NewRNG(seed) for the calls doing, which may take
 // max coins.
 func seeded(t *testing.T, seed uint64, doing string, max int) RNG {
-	return boundedRNG{engine.NewRNG(seed), check.NewBudget(t, "rng.Float32()").For(doing, max, coinHint)}
+	return boundedRNG{decoding.NewRNG(seed), check.NewBudget(t, "rng.Float32()").For(doing, max, coinHint)}
 }
 
 func (c *coins) Float32() float32 {
@@ -122,7 +121,7 @@ func f32(p []float64) []float32 {
 // randomLogits returns n logits spread over about [-4, 4], the same on every
 // run; ties are (practically) impossible.
 func randomLogits(n int, seed uint64) []float32 {
-	rng := engine.NewRNG(seed)
+	rng := decoding.NewRNG(seed)
 	z := make([]float32, n)
 	for i := range z {
 		z[i] = 8 * (rng.Float32() - 0.5)

@@ -80,7 +80,7 @@ func TestTask1_Frequencies(t *testing.T) {
 	defer check.Recover(t)
 	probs := []float32{0.1, 0.2, 0.3, 0.4}
 	const n = 20000
-	rng := seeded(t, 42, fmt.Sprintf("Draw(%v), %d times with engine.NewRNG(42),", probs, n), 10*n)
+	rng := seeded(t, 42, fmt.Sprintf("Draw(%v), %d times with decoding.NewRNG(42),", probs, n), 10*n)
 	counts := make([]int, len(probs))
 	for range n {
 		id := Draw(probs, rng)
@@ -90,6 +90,6 @@ func TestTask1_Frequencies(t *testing.T) {
 		counts[id]++
 	}
 	if msg := binomialCheck(counts, []float64{0.1, 0.2, 0.3, 0.4}, n); msg != "" {
-		t.Errorf("Draw(%v) %d times with engine.NewRNG(42): %s\n(a correct implementation fails this check less than once in 10⁶ runs)", probs, n, msg)
+		t.Errorf("Draw(%v) %d times with decoding.NewRNG(42): %s\n(a correct implementation fails this check less than once in 10⁶ runs)", probs, n, msg)
 	}
 }

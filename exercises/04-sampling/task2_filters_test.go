@@ -2,12 +2,11 @@ package sampling
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // filterCase is one call of a filter and the distribution it must return.
@@ -71,18 +70,18 @@ func TestTask2_TiesAndLimits(t *testing.T) {
 }
 
 // TestTask2_MatchesEngine: on 16 tokens, TopK keeps the same tokens as
-// engine.ApplyTopK (which works on logits; without ties the two agree).
+// decoding.ApplyTopK (which works on logits; without ties the two agree).
 //
 //grade:task 2 points 1
 func TestTask2_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
 	logits := randomLogits(16, 3)
-	probs := f32(engine.Softmax(logits))
+	probs := f32(decoding.Softmax(logits))
 	fails := check.NewLimit(t, 3)
 	defer fails.Close()
 	for _, k := range []int{1, 2, 5, 8, 15} {
 		z := slices.Clone(logits)
-		engine.ApplyTopK(z, k)
+		decoding.ApplyTopK(z, k)
 		var want []int
 		for i, v := range z {
 			if !math.IsInf(float64(v), -1) { // ApplyTopK bans the rest with -Inf
@@ -91,7 +90,7 @@ func TestTask2_MatchesEngine(t *testing.T) {
 		}
 		got := TopK(probs, k)
 		if !close32(got, restrict(probs, want), 1e-6) {
-			fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopK(%s, %d)", check.Vec(probs), k), got, restrict(probs, want), 1e-6, ", as engine.ApplyTopK"))
+			fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopK(%s, %d)", check.Vec(probs), k), got, restrict(probs, want), 1e-6, ", as decoding.ApplyTopK"))
 		}
 	}
 }
@@ -161,7 +160,7 @@ func TestTask3_ExactTie(t *testing.T) {
 }
 
 // TestTask3_MatchesEngine: on 16 tokens, TopP keeps the same tokens as
-// engine.TopP for several p (none of them near a running sum, where the
+// decoding.TopP for several p (none of them near a running sum, where the
 // rules could differ).
 //
 //grade:task 3 points 1
@@ -170,16 +169,16 @@ func TestTask3_MatchesEngine(t *testing.T) {
 	fails := check.NewLimit(t, 3)
 	defer fails.Close()
 	for _, seed := range []uint64{5, 6} {
-		probs := f32(engine.Softmax(randomLogits(16, seed)))
+		probs := f32(decoding.Softmax(randomLogits(16, seed)))
 		for _, p := range []float64{0.2, 0.5, 0.8, 0.9, 0.95} {
 			if nearCumulative(probs, p) {
 				continue
 			}
-			want := engine.TopP(probs, p, nil)
+			want := decoding.TopP(probs, p, nil)
 			slices.Sort(want)
 			got := TopP(probs, p)
 			if !close32(got, restrict(probs, want), 1e-6) {
-				fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopP(%s, %v)", check.Vec(probs), p), got, restrict(probs, want), 1e-6, ", as engine.TopP"))
+				fails.Errorf("%s", probsMismatch(fmt.Sprintf("TopP(%s, %v)", check.Vec(probs), p), got, restrict(probs, want), 1e-6, ", as decoding.TopP"))
 			}
 		}
 	}
@@ -205,19 +204,19 @@ func TestTask4_Threshold(t *testing.T) {
 }
 
 // TestTask4_MatchesEngine: on 16 tokens, MinP keeps the same tokens as
-// engine.MinP for several values of minP.
+// decoding.MinP for several values of minP.
 //
 //grade:task 4 points 1
 func TestTask4_MatchesEngine(t *testing.T) {
 	defer check.Recover(t)
-	probs := f32(engine.Softmax(randomLogits(16, 7)))
+	probs := f32(decoding.Softmax(randomLogits(16, 7)))
 	fails := check.NewLimit(t, 3)
 	defer fails.Close()
 	for _, minP := range []float64{0.01, 0.05, 0.1, 0.3, 0.7} {
-		want := engine.MinP(probs, minP, nil, nil)
+		want := decoding.MinP(probs, minP, nil, nil)
 		got := MinP(probs, minP)
 		if !close32(got, restrict(probs, want), 1e-6) {
-			fails.Errorf("%s", probsMismatch(fmt.Sprintf("MinP(%s, %v)", check.Vec(probs), minP), got, restrict(probs, want), 1e-6, ", as engine.MinP"))
+			fails.Errorf("%s", probsMismatch(fmt.Sprintf("MinP(%s, %v)", check.Vec(probs), minP), got, restrict(probs, want), 1e-6, ", as decoding.MinP"))
 		}
 	}
 }

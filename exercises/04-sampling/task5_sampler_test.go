@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -55,8 +56,8 @@ func TestTask5_Softmax(t *testing.T) {
 		{2, []float64{0.44, 0.27, 0.16, 0.13}},
 	} {
 		z := slices.Clone(small)
-		engine.ApplyTemperature(z, c.temp)
-		want := f32(engine.Softmax(z))
+		decoding.ApplyTemperature(z, c.temp)
+		want := f32(decoding.Softmax(z))
 		got := Softmax(small, c.temp)
 		if !close32(got, want, 1e-6) {
 			t.Errorf("%s (about %v)", check.Mismatch(fmt.Sprintf("Softmax(%v, %v)", small, c.temp), got, want, 1e-6), c.rounded)
@@ -129,7 +130,7 @@ func TestTask5_Order(t *testing.T) {
 		{Temperature: 0.8, TopK: 8, TopP: 0.85, MinP: 0.1},
 		{Temperature: 2, MinP: 0.2},
 	} {
-		es, err := engine.Options{Temperature: s.Temperature, TopK: s.TopK, TopP: s.TopP, MinP: s.MinP, Seed: 1}.NewSampler(len(z))
+		es, err := decoding.Options{Temperature: s.Temperature, TopK: s.TopK, TopP: s.TopP, MinP: s.MinP, Seed: 1}.NewSampler(len(z))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestTask5_Order(t *testing.T) {
 }
 
 // TestTask5_SampleDraws: Sample draws from Distribution with one coin per
-// call, and has the shape of the Pick of engine.Decode.
+// call, and has the shape of the Pick of decoding.Decode.
 //
 //grade:task 5 points 1
 func TestTask5_SampleDraws(t *testing.T) {
@@ -166,7 +167,7 @@ func TestTask5_SampleDraws(t *testing.T) {
 	}
 }
 
-// TestTask5_Frequencies: over 40,000 draws with engine.NewRNG, the share of
+// TestTask5_Frequencies: over 40,000 draws with decoding.NewRNG, the share of
 // each token matches the distribution the engine's sampler draws from, and
 // the filtered tokens never come up.
 //
@@ -174,7 +175,7 @@ func TestTask5_SampleDraws(t *testing.T) {
 func TestTask5_Frequencies(t *testing.T) {
 	defer check.Recover(t)
 	z := randomLogits(10, 21)
-	opts := engine.Options{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, Seed: 1}
+	opts := decoding.Options{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, Seed: 1}
 	es, err := opts.NewSampler(len(z))
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +183,7 @@ func TestTask5_Frequencies(t *testing.T) {
 	_, stages, _ := es.SampleTrace(z, nil)
 	want := stages[len(stages)-1].Probs
 	const n = 40000
-	rng := seeded(t, 2024, fmt.Sprintf("Sample, %s times with engine.NewRNG(2024),", check.Count(n)), 10*n)
+	rng := seeded(t, 2024, fmt.Sprintf("Sample, %s times with decoding.NewRNG(2024),", check.Count(n)), 10*n)
 	s := &Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05, RNG: rng}
 	counts := make([]int, len(z))
 	for range n {
@@ -193,12 +194,12 @@ func TestTask5_Frequencies(t *testing.T) {
 		counts[id]++
 	}
 	if msg := binomialCheck(counts, want, n); msg != "" {
-		t.Errorf("Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05} with engine.NewRNG(2024), %d draws: %s\nwant shares %s\n(a correct implementation fails this check less than once in 10⁶ runs)",
+		t.Errorf("Sampler{Temperature: 0.8, TopK: 6, TopP: 0.9, MinP: 0.05} with decoding.NewRNG(2024), %d draws: %s\nwant shares %s\n(a correct implementation fails this check less than once in 10⁶ runs)",
 			n, msg, check.Vec(want))
 	}
 }
 
-// TestTask5_OnTheModel: on the course's model, Sample as engine.Decode's
+// TestTask5_OnTheModel: on the course's model, Sample as decoding.Decode's
 // pick reproduces greedy decoding at temperature 0, and, with temperature
 // and top-k only, the engine's own sampler with the same seed token for token
 // (both then draw in token-id order with one coin per step).
@@ -217,7 +218,7 @@ func TestTask5_OnTheModel(t *testing.T) {
 	lm := engine.NewModelLM(m, 1)
 	run := func(pick func([]float32) int) ([]int, error) {
 		var ids []int
-		for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: 30, Pick: pick, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: 30, Pick: pick, IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				return ids, err
@@ -236,16 +237,16 @@ func TestTask5_OnTheModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s: engine.Decode with your Sample generated %q;\nwant %q\nids: %s",
+			t.Errorf("%s: decoding.Decode with your Sample generated %q;\nwant %q\nids: %s",
 				what, tok.DecodeAll(got), tok.DecodeAll(want), check.Diff(got, want, 0))
 		}
 	}
-	compare("temperature 0", &Sampler{RNG: seeded(t, 1, "engine.Decode with your Sample at temperature 0, for 30 tokens,", 300)}, engine.Argmax)
-	opts := engine.Options{Temperature: 0.8, TopK: 40, Seed: 7}
+	compare("temperature 0", &Sampler{RNG: seeded(t, 1, "decoding.Decode with your Sample at temperature 0, for 30 tokens,", 300)}, decoding.Argmax)
+	opts := decoding.Options{Temperature: 0.8, TopK: 40, Seed: 7}
 	es, err := opts.NewSampler(m.Config.VocabSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	compare(fmt.Sprintf("temperature %v, top-k %d, seed %d", opts.Temperature, opts.TopK, opts.Seed),
-		&Sampler{Temperature: 0.8, TopK: 40, RNG: seeded(t, 7, "engine.Decode with your Sample at temperature 0.8, top-k 40, for 30 tokens,", 300)}, func(l []float32) int { id, _ := es.Sample(l); return id })
+		&Sampler{Temperature: 0.8, TopK: 40, RNG: seeded(t, 7, "decoding.Decode with your Sample at temperature 0.8, top-k 40, for 30 tokens,", 300)}, func(l []float32) int { id, _ := es.Sample(l); return id })
 }

@@ -2,11 +2,10 @@ package penalties
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"strings"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 var inf = float32(math.Inf(-1))
@@ -89,7 +88,7 @@ func untouched(n int, history []int) []int {
 // token ids drawn from the first k ids (so there are many repeats), the
 // same on every run.
 func randomCase(n, h, k int, seed uint64) ([]float32, []int) {
-	rng := engine.NewRNG(seed)
+	rng := decoding.NewRNG(seed)
 	z := make([]float32, n)
 	for i := range z {
 		z[i] = 8 * (rng.Float32() - 0.5)

@@ -2,11 +2,10 @@ package penalties
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // penaltyCase is one call of a penalty on a copy of logits and the logits it
@@ -77,7 +76,7 @@ func TestTask1_OncePerToken(t *testing.T) {
 }
 
 // TestTask1_MatchesEngine: on 50 tokens and a history with many repeats,
-// the same logits as engine.ApplyRepetitionPenalty.
+// the same logits as decoding.ApplyRepetitionPenalty.
 //
 //grade:task 1 points 1
 func TestTask1_MatchesEngine(t *testing.T) {
@@ -87,11 +86,11 @@ func TestTask1_MatchesEngine(t *testing.T) {
 	for i, penalty := range []float64{1.3, 2, 0.8} {
 		logits, history := randomCase(50, 30, 20, uint64(10+i))
 		want := slices.Clone(logits)
-		engine.ApplyRepetitionPenalty(want, history, penalty)
+		decoding.ApplyRepetitionPenalty(want, history, penalty)
 		got := slices.Clone(logits)
 		ApplyRepetitionPenalty(got, history, penalty)
 		if !sameLogits(got, want) {
-			fails.Errorf("ApplyRepetitionPenalty on 50 logits, history %s, penalty %v differs from engine.ApplyRepetitionPenalty:\n%s",
+			fails.Errorf("ApplyRepetitionPenalty on 50 logits, history %s, penalty %v differs from decoding.ApplyRepetitionPenalty:\n%s",
 				check.Vec(history), penalty, differences(logits, got, want, history))
 		}
 	}
@@ -141,7 +140,7 @@ func TestTask2_CountsOccurrences(t *testing.T) {
 }
 
 // TestTask2_MatchesEngine: on 50 tokens and a history with many repeats,
-// the same logits as engine.ApplyPresenceFrequencyPenalty.
+// the same logits as decoding.ApplyPresenceFrequencyPenalty.
 //
 //grade:task 2 points 1
 func TestTask2_MatchesEngine(t *testing.T) {
@@ -151,11 +150,11 @@ func TestTask2_MatchesEngine(t *testing.T) {
 	for i, pf := range [][2]float64{{0.5, 0}, {0, 0.3}, {1, 0.5}, {-0.5, 0.2}} {
 		logits, history := randomCase(50, 30, 20, uint64(20+i))
 		want := slices.Clone(logits)
-		engine.ApplyPresenceFrequencyPenalty(want, history, pf[0], pf[1])
+		decoding.ApplyPresenceFrequencyPenalty(want, history, pf[0], pf[1])
 		got := slices.Clone(logits)
 		ApplyPresenceFrequencyPenalty(got, history, pf[0], pf[1])
 		if !sameLogits(got, want) {
-			fails.Errorf("ApplyPresenceFrequencyPenalty on 50 logits, history %s, presence %v, frequency %v differs from engine.ApplyPresenceFrequencyPenalty:\n%s",
+			fails.Errorf("ApplyPresenceFrequencyPenalty on 50 logits, history %s, presence %v, frequency %v differs from decoding.ApplyPresenceFrequencyPenalty:\n%s",
 				check.Vec(history), pf[0], pf[1], differences(logits, got, want, history))
 		}
 	}
@@ -223,7 +222,7 @@ func TestTask3_EdgeCases(t *testing.T) {
 }
 
 // TestTask3_MatchesEngine: on histories of 40 tokens from a vocabulary of 6
-// (so n-grams repeat often), the same bans as engine.BanRepeatedNGrams for n
+// (so n-grams repeat often), the same bans as decoding.BanRepeatedNGrams for n
 // from 1 to 5.
 //
 //grade:task 3 points 1
@@ -235,12 +234,12 @@ func TestTask3_MatchesEngine(t *testing.T) {
 		logits, history := randomCase(6, 40, 6, seed)
 		for n := 1; n <= 5; n++ {
 			want := slices.Clone(logits)
-			engine.BanRepeatedNGrams(want, history, n)
+			decoding.BanRepeatedNGrams(want, history, n)
 			got := slices.Clone(logits)
 			BanRepeatedNGrams(got, history, n)
 			if !sameLogits(got, want) {
 				call := fmt.Sprintf("BanRepeatedNGrams(%s, history of %s, %d)", check.Vec(logits), ending(history), n)
-				fails.Errorf("%s", logitsMismatch(call, got, want, ", as engine.BanRepeatedNGrams"))
+				fails.Errorf("%s", logitsMismatch(call, got, want, ", as decoding.BanRepeatedNGrams"))
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -68,7 +69,7 @@ func TestTask4_Apply(t *testing.T) {
 }
 
 // TestTask4_GreedyOnModel: on the course's model, greedy decoding with your
-// penalties applied in the Pick of engine.Decode writes the same tokens as
+// penalties applied in the Pick of decoding.Decode writes the same tokens as
 // the engine's own sampler at temperature 0 with the same Options.
 //
 //grade:task 4 points 2
@@ -89,7 +90,7 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 	run := func(pick func(logits []float32, history []int) int) ([]int, error) {
 		history := slices.Clone(prompt[1:])
 		var out []int
-		for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { return pick(l, history) }, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { return pick(l, history) }, IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				return out, err
@@ -108,7 +109,7 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 		{NoRepeatNGram: 3},
 		{Repetition: 1.2, Presence: 0.3, Frequency: 0.3, Window: 32, NoRepeatNGram: 4},
 	} {
-		opts := engine.Options{RepetitionPenalty: p.Repetition, PresencePenalty: p.Presence, FrequencyPenalty: p.Frequency,
+		opts := decoding.Options{RepetitionPenalty: p.Repetition, PresencePenalty: p.Presence, FrequencyPenalty: p.Frequency,
 			PenaltyWindow: p.Window, NoRepeatNGram: p.NoRepeatNGram}
 		es, err := opts.NewSampler(m.Config.VocabSize)
 		if err != nil {
@@ -121,7 +122,7 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 		got, err := run(func(l []float32, h []int) int {
 			z := slices.Clone(l)
 			p.Apply(z, slices.Clone(h))
-			return engine.Argmax(z)
+			return decoding.Argmax(z)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -152,7 +153,7 @@ func TestTask1_CourseModel(t *testing.T) {
 			t.Fatalf("Project on the course model: logit %d = %.6g; the model's is %.6g (difference %.3g, tolerance %.3g)", i, got[i], want[i], diff, tol)
 		}
 	}
-	if a, b := engine.Argmax(got), engine.Argmax(want); a != b {
+	if a, b := decoding.Argmax(got), decoding.Argmax(want); a != b {
 		t.Errorf("Project on the course model: most likely token %d; the model's is %d", a, b)
 	}
 }

@@ -2,11 +2,10 @@ package projection
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // TestTask4_HandCases: the smallest number of most likely tokens that
@@ -82,7 +81,7 @@ func TestTask4_Edges(t *testing.T) {
 func TestTask4_CourseModel(t *testing.T) {
 	defer check.Recover(t)
 	_, _, logits := courseStep(t)
-	probs := engine.Softmax(logits)
+	probs := decoding.Softmax(logits)
 	sorted := slices.Clone(probs)
 	slices.Sort(sorted)
 	slices.Reverse(sorted)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -126,10 +127,10 @@ func TestTask4_Positions(t *testing.T) {
 	}
 	const n = 12
 	uncached, cached := engine.NewNoCacheLM(m), engine.NewModelLM(m, 1)
-	for _, lm := range []engine.LM{uncached, cached} {
-		for _, err := range engine.Decode(context.Background(), lm, ids, engine.DecodeOptions{MaxNewTokens: n}) {
+	for _, lm := range []decoding.LM{uncached, cached} {
+		for _, err := range decoding.Decode(context.Background(), lm, ids, decoding.DecodeOptions{MaxNewTokens: n}) {
 			if err != nil {
-				t.Fatalf("engine.Decode: %v", err)
+				t.Fatalf("decoding.Decode: %v", err)
 			}
 		}
 	}

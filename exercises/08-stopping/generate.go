@@ -3,7 +3,7 @@ package stopping
 import "context"
 
 // FinishReason says which condition ended a generation. The values are the
-// engine's (engine.FinishReason) for the same conditions; keep them as they
+// engine's (decoding.FinishReason) for the same conditions; keep them as they
 // are.
 type FinishReason string
 

@@ -2,12 +2,11 @@ package stopping
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // pushCase feeds pieces to a matcher and says what every Push must return.
@@ -222,7 +221,7 @@ func randomString(r *rand.Rand, alphabet string, n int) string {
 // TestTask1_MatchesEngine: on 3000 random texts over a three-letter
 // alphabet, cut into random pieces (empty ones too), with one to three
 // random stop strings, every Push and the final Flush return exactly what
-// engine.NewStopMatcher's do. The random cases are the same on every run
+// decoding.NewStopMatcher's do. The random cases are the same on every run
 // (seeded).
 //
 //grade:task 1 points 2
@@ -243,13 +242,13 @@ func TestTask1_MatchesEngine(t *testing.T) {
 			pieces = append(pieces, rest[:k])
 			rest = rest[k:]
 		}
-		mine, ref := newMatcher(t, stops, include), engine.NewStopMatcher(stops, include)
+		mine, ref := newMatcher(t, stops, include), decoding.NewStopMatcher(stops, include)
 		stopped := false
 		for i, p := range pieces {
 			out, stop, ok := mine.Push(p)
 			wOut, wStop, wOK := ref.Push(p)
 			if out != wOut || stop != wStop || ok != wOK {
-				t.Fatalf("stops %q include=%v, pieces %q: Push #%d (%q) returned (%q, %q, %v); want (%q, %q, %v) as engine.StopMatcher",
+				t.Fatalf("stops %q include=%v, pieces %q: Push #%d (%q) returned (%q, %q, %v); want (%q, %q, %v) as decoding.StopMatcher",
 					stops, include, pieces, i+1, p, out, stop, ok, wOut, wStop, wOK)
 			}
 			if ok {
@@ -259,7 +258,7 @@ func TestTask1_MatchesEngine(t *testing.T) {
 		}
 		if !stopped {
 			if f, w := mine.Flush(), ref.Flush(); f != w {
-				t.Fatalf("stops %q include=%v, pieces %q: Flush() = %q; want %q as engine.StopMatcher", stops, include, pieces, f, w)
+				t.Fatalf("stops %q include=%v, pieces %q: Flush() = %q; want %q as decoding.StopMatcher", stops, include, pieces, f, w)
 			}
 		}
 	}

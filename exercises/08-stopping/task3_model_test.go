@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -107,7 +108,7 @@ func courseModel(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 	return m, tok
 }
 
-// encode is the prompt's token ids, BOS first, as engine.Generate encodes it.
+// encode is the prompt's token ids, BOS first, as decoding.Generate encodes it.
 func encode(t *testing.T, tok *engine.Tokenizer, prompt string) []int {
 	t.Helper()
 	ids, err := tok.Encode(prompt, true, false)
@@ -124,7 +125,7 @@ func greedyPieces(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt s
 	ids := encode(t, tok, prompt)
 	prev := ids[len(ids)-1]
 	var pieces []string
-	for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), ids, engine.DecodeOptions{MaxNewTokens: n, IsEnd: tok.IsEnd}) {
+	for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.DecodeOptions{MaxNewTokens: n, IsEnd: tok.IsEnd}) {
 		id := step.ID
 		if err != nil {
 			t.Fatalf("greedy tokens after %q: %v", prompt, err)
@@ -159,7 +160,7 @@ func straddling(pieces []string) []string {
 	return found
 }
 
-// engineRun is what engine.Generate gives: the text the reader saw, the
+// engineRun is what decoding.Generate gives: the text the reader saw, the
 // generated ids, the finish reason and the stop sequence.
 type engineRun struct {
 	text   string
@@ -168,13 +169,13 @@ type engineRun struct {
 	stop   string
 }
 
-func runEngine(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) engineRun {
+func runEngine(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt string, opts decoding.Options) engineRun {
 	t.Helper()
 	var r engineRun
 	var b strings.Builder
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {
-			t.Fatalf("engine.Generate(%q): %v", prompt, err)
+			t.Fatalf("decoding.Generate(%q): %v", prompt, err)
 		}
 		b.WriteString(step.Text)
 		r.ids = append(r.ids, step.ID)
@@ -189,7 +190,7 @@ func runEngine(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt stri
 // asShown turns raw bytes into the valid UTF-8 the engine shows (invalid or
 // unfinished characters become U+FFFD), to compare texts like the engine.
 func asShown(raw string) string {
-	var u engine.UTF8Stream
+	var u decoding.UTF8Stream
 	return u.Push(raw) + u.Flush()
 }
 
@@ -229,7 +230,7 @@ func stopCases(t *testing.T, m *engine.Model, tok *engine.Tokenizer) []stopCase 
 }
 
 // TestTask3_MatcherOnCourseModel: your StopMatcher, fed the course model's
-// greedy tokens one piece at a time, never shows more than engine.Generate
+// greedy tokens one piece at a time, never shows more than decoding.Generate
 // shows in the end, and ends with exactly its text, for stop strings that
 // straddle token boundaries, several at once, and with or without include.
 //
@@ -240,14 +241,14 @@ func TestTask3_MatcherOnCourseModel(t *testing.T) {
 	for _, c := range stopCases(t, m, tok) {
 		pieces := greedyPieces(t, m, tok, c.prompt, c.n)
 		for _, include := range []bool{false, true} {
-			want := runEngine(t, m, tok, c.prompt, engine.Options{MaxNewTokens: c.n, Stop: c.stops, IncludeStop: include})
+			want := runEngine(t, m, tok, c.prompt, decoding.Options{MaxNewTokens: c.n, Stop: c.stops, IncludeStop: include})
 			mt := newMatcher(t, c.stops, include)
 			shown, stopped := "", false
 			for _, p := range pieces {
 				out, _, ok := mt.Push(p)
 				shown += out
 				if utf8.ValidString(shown) && !strings.HasPrefix(want.text, shown) {
-					t.Fatalf("prompt %q, stops %q include=%v: after the piece %q the reader has seen %q, which is not the start of engine.Generate's text %q",
+					t.Fatalf("prompt %q, stops %q include=%v: after the piece %q the reader has seen %q, which is not the start of decoding.Generate's text %q",
 						c.prompt, c.stops, include, p, shown, want.text)
 				}
 				if ok {
@@ -259,7 +260,7 @@ func TestTask3_MatcherOnCourseModel(t *testing.T) {
 				shown += mt.Flush()
 			}
 			if got := asShown(shown); got != want.text {
-				t.Errorf("prompt %q, stops %q include=%v: your matcher over the greedy tokens shows %q; engine.Generate shows %q", c.prompt, c.stops, include, got, want.text)
+				t.Errorf("prompt %q, stops %q include=%v: your matcher over the greedy tokens shows %q; decoding.Generate shows %q", c.prompt, c.stops, include, got, want.text)
 			}
 		}
 	}
@@ -267,7 +268,7 @@ func TestTask3_MatcherOnCourseModel(t *testing.T) {
 
 // TestTask3_GenerateOnCourseModel: your Generate with GreedyNext over the
 // course's model gives the same tokens, text, finish reason and stop
-// sequence as engine.Generate with the same settings: stop strings (with
+// sequence as decoding.Generate with the same settings: stop strings (with
 // and without IncludeStop), a length limit, the end-of-text token and a rule
 // that stops when the function's body closes.
 //
@@ -310,7 +311,7 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 	for _, r := range runs {
 		cfg := r.cfg
 		cfg.IsEnd = tok.IsEnd
-		opts := engine.Options{MaxNewTokens: cfg.MaxNewTokens, Stop: cfg.Stop, IncludeStop: cfg.IncludeStop}
+		opts := decoding.Options{MaxNewTokens: cfg.MaxNewTokens, Stop: cfg.Stop, IncludeStop: cfg.IncludeStop}
 		if r.rule {
 			cfg.StopWhen = closes
 			opts.StopWhen = func(text string, _ []int) bool { return closes(text) }
@@ -328,7 +329,7 @@ func TestTask3_GenerateOnCourseModel(t *testing.T) {
 		}
 		got := engineRun{asShown(res.Text), res.IDs, res.Finish, res.StopSequence}
 		if got.text != want.text || !slices.Equal(got.ids, want.ids) || got.finish != want.finish || got.stop != want.stop {
-			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %s, Finish %q, StopSequence %q\nwant Text %q, ids %s, Finish %q, StopSequence %q (engine.Generate)",
+			t.Errorf("Generate over the course model after %q with %s (ending on %s):\n got Text %q, ids %s, Finish %q, StopSequence %q\nwant Text %q, ids %s, Finish %q, StopSequence %q (decoding.Generate)",
 				r.prompt, describe(cfg), r.comment, got.text, check.Vec(got.ids), got.finish, got.stop, want.text, check.Vec(want.ids), want.finish, want.stop)
 		}
 	}

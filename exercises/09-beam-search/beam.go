@@ -7,14 +7,14 @@
 // finished hypotheses and ranked by a length-normalised score, so that short
 // answers do not win just because they multiply fewer probabilities.
 //
-// The types here mirror the course's engine (engine.BeamSearch) without
-// importing it: LM has the method set of engine.LM, so the course's model,
+// The types here mirror the course's engine (decoding.BeamSearch) without
+// importing it: LM has the method set of decoding.LM, so the course's model,
 // served by engine.NewModelLM, can be searched by your code.
 package beam
 
 // LM is a language model seen from outside: given the tokens so far, it
 // scores every possible next token. It has the method set of the engine's
-// engine.LM, so *engine.ModelLM satisfies it.
+// decoding.LM, so *engine.ModelLM satisfies it.
 type LM interface {
 	// VocabSize is the number of tokens the model scores.
 	VocabSize() int

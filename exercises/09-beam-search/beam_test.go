@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -326,7 +327,7 @@ func TestTask1_LogProbCourseModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want += engine.LogProbOf(rows[0], id)
+		want += decoding.LogProbOf(rows[0], id)
 		seq = append(seq, id)
 	}
 	got, err := LogProb(bounded(t, engine.NewModelLM(m, 1), "LogProb(course model, …)", len(cont)+10), prompt, cont)
@@ -586,7 +587,7 @@ func TestTask3_Errors(t *testing.T) {
 }
 
 // TestTask4_MatchesEngine: on the course's model, your search returns the
-// same hypotheses as engine.BeamSearch, for widths 1 to 3, with and without
+// same hypotheses as decoding.BeamSearch, for widths 1 to 3, with and without
 // a length penalty, on a prompt whose continuation ends and one cut at the
 // length limit.
 //
@@ -600,7 +601,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 		prompt := encode(t, tok, text)
 		for width := 1; width <= 3; width++ {
 			for _, alpha := range []float64{0, 1} {
-				ref, err := engineBeamSearch(engine.NewModelLM(m, 2*width), prompt, engine.BeamOptions{
+				ref, err := engineBeamSearch(engine.NewModelLM(m, 2*width), prompt, decoding.BeamOptions{
 					Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
 				if err != nil {
 					t.Fatal(err)
@@ -611,7 +612,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 					t.Fatalf("%s returned error %v", call, err)
 				}
 				if len(got) != len(ref.Hypotheses) {
-					fails.Errorf("%s returned %d hypotheses; want %d, as engine.BeamSearch", call, len(got), len(ref.Hypotheses))
+					fails.Errorf("%s returned %d hypotheses; want %d, as decoding.BeamSearch", call, len(got), len(ref.Hypotheses))
 					continue
 				}
 				for i, h := range got {
@@ -637,7 +638,7 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 	for _, text := range []string{"func (b *Buffer) Len() int {", "// Copyright"} {
 		prompt := encode(t, tok, text)
 		var greedy []int
-		for step, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), prompt, engine.DecodeOptions{MaxNewTokens: 20, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), prompt, decoding.DecodeOptions{MaxNewTokens: 20, IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				t.Fatal(err)
@@ -714,10 +715,10 @@ func TestQuiz4(t *testing.T) {
 	check.Quiz(t, "09-beam-search", 4, "Answer4", Answer4, "abcd", "6151eafdf1eb1e60583d18e48744a0908a98ceab5c617cdc4f552298509585b4")
 }
 
-// engineBeamSearch runs engine.BeamSearch to its end and returns the
+// engineBeamSearch runs decoding.BeamSearch to its end and returns the
 // search's result, which the last step carries.
-func engineBeamSearch(lm engine.LM, prompt []int, opts engine.BeamOptions) (*engine.BeamResult, error) {
-	for step, err := range engine.BeamSearch(context.Background(), lm, prompt, opts) {
+func engineBeamSearch(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
+	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
@@ -725,5 +726,5 @@ func engineBeamSearch(lm engine.LM, prompt []int, opts engine.BeamOptions) (*eng
 			return step.Stats.Beam, nil
 		}
 	}
-	return nil, fmt.Errorf("engine.BeamSearch ended without a last step")
+	return nil, fmt.Errorf("decoding.BeamSearch ended without a last step")
 }

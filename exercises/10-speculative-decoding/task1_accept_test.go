@@ -2,12 +2,11 @@ package speculative
 
 import (
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // scripted is an RNG that returns chosen numbers in order, and counts the
@@ -39,7 +38,7 @@ func script(t *testing.T, doing string, values ...float32) *scripted {
 	return &scripted{values: values, budget: check.NewBudget(t, "rng.Float32()").For(doing, len(values)+20, drawHint)}
 }
 
-// boundedRNG is an RNG, such as *engine.RNG, whose calls a budget bounds.
+// boundedRNG is an RNG, such as *decoding.RNG, whose calls a budget bounds.
 type boundedRNG struct {
 	RNG
 	budget *check.Budget
@@ -262,8 +261,8 @@ func TestTask3_Round(t *testing.T) {
 // numbers at most (the proposal, the check, the replacement or the bonus):
 // budget stops rounds that take far more.
 func roundStats(budget *check.Budget, n int, seed uint64, p, q []float64, round func(x int, rng RNG) (first int, accepted bool, ok bool)) (shares []float64, acceptRate float64, ok bool) {
-	budget.For(fmt.Sprintf("Verify([x], [q], [p p], rng), %s rounds of one proposal with engine.NewRNG(%d),", check.Count(n), seed), 10*n, drawHint)
-	rng := boundedRNG{engine.NewRNG(seed), budget}
+	budget.For(fmt.Sprintf("Verify([x], [q], [p p], rng), %s rounds of one proposal with decoding.NewRNG(%d),", check.Count(n), seed), 10*n, drawHint)
+	rng := boundedRNG{decoding.NewRNG(seed), budget}
 	counts := make([]int, len(p))
 	kept := 0
 	for range n {
@@ -294,7 +293,7 @@ func roundStats(budget *check.Budget, n int, seed uint64, p, q []float64, round 
 // TestTask3_MatchesTarget: the statistical test. On 4 tokens where the
 // draft's q = [0.5 0.3 0.15 0.05] and the target's p = [0.1 0.2 0.3 0.4]
 // differ a lot, the first token of a round, over n = 200,000 rounds seeded
-// with engine.NewRNG, follows p, not q; and the share of accepted proposals
+// with decoding.NewRNG, follows p, not q; and the share of accepted proposals
 // is Σ min(p, q) = 0.5.
 //
 // The false-failure rate: each of the 5 shares checked (4 tokens and the

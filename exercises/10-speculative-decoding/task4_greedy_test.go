@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -92,7 +93,7 @@ func greedyAlone(m LM, prompt []int, n int, isEnd func(int) bool) []int {
 		if err != nil {
 			panic(err)
 		}
-		id := engine.Argmax(rows[0])
+		id := decoding.Argmax(rows[0])
 		out = append(out, id)
 		seq = append(seq, id)
 		if isEnd != nil && isEnd(id) {
@@ -182,7 +183,7 @@ func TestTask4_Counts(t *testing.T) {
 // TestTask4_CourseModels: the course's target (models.Default) with its
 // draft (models.Draft) gives, token for token, the target's greedy
 // output, with one target pass per round, and the same counts as
-// engine.Speculative at temperature 0.
+// decoding.Speculative at temperature 0.
 //
 //grade:task 4 points 2
 func TestTask4_CourseModels(t *testing.T) {
@@ -219,9 +220,9 @@ func TestTask4_CourseModels(t *testing.T) {
 			t.Errorf("%s = %q;\nwant the target's greedy %q\nids: %s", call, tok.DecodeAll(res.Tokens), tok.DecodeAll(want), check.Diff(res.Tokens, want, 0))
 			continue
 		}
-		var ref engine.SpeculativeStats
-		for step, err := range engine.Speculative(context.Background(), engine.NewModelLM(m, 1), engine.DraftLM{LM: engine.NewModelLM(d, 1)}, prompt,
-			engine.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}) {
+		var ref decoding.SpeculativeStats
+		for step, err := range decoding.Speculative(context.Background(), engine.NewModelLM(m, 1), decoding.DraftLM{LM: engine.NewModelLM(d, 1)}, prompt,
+			decoding.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,7 +231,7 @@ func TestTask4_CourseModels(t *testing.T) {
 			}
 		}
 		if res.Accepted != ref.Accepted || res.Rejected != ref.Rejected || res.Rounds != ref.TargetPasses || tc.calls != ref.TargetPasses {
-			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; engine.Speculative: accepted %d, rejected %d, %d rounds of one target pass",
+			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; decoding.Speculative: accepted %d, rejected %d, %d rounds of one target pass",
 				call, res.Accepted, res.Rejected, res.Rounds, tc.calls, ref.Accepted, ref.Rejected, ref.TargetPasses)
 		}
 	}

@@ -1,13 +1,13 @@
 package seeds
 
 // Coins is a source of uniform numbers in [0, 1). Your *RNG satisfies it,
-// and so does the engine's *engine.RNG.
+// and so does the engine's *decoding.RNG.
 type Coins interface {
 	Float32() float32
 }
 
 // LM is a language model seen from outside, with the method set of the
-// engine's engine.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
+// engine's decoding.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
 // 1) returns one row, the logits of the token that follows prefix.
 type LM interface {
 	VocabSize() int
@@ -72,7 +72,7 @@ func Pick(logits []float32, temperature float64, coins Coins) int {
 // The same seed gives the same tokens; with temperature 0 the seed does not
 // matter. On the course's model, Sample(engine.NewModelLM(m, 1), ids, n,
 // T, seed, tok.IsEnd), with ids the prompt encoded with BOS, gives the ids
-// of engine.Generate with Options{MaxNewTokens: n, Temperature: T, Seed:
+// of decoding.Generate with Options{MaxNewTokens: n, Temperature: T, Seed:
 // seed}.
 func Sample(lm LM, prompt []int, n int, temperature float64, seed uint64, isEnd func(id int) bool) ([]int, error) {
 	return nil, nil

@@ -1,11 +1,10 @@
 package seeds
 
 import (
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // newRNG calls NewRNG and stops the test if it returns nil.
@@ -23,7 +22,7 @@ var testSeeds = []uint64{1, 2, 42, 0xDEADBEEF, 1 << 63, math.MaxUint64}
 
 // TestTask1_Uint32: the first numbers for seed 1 are the ones worked out by
 // hand from the three shifts and the multiplier, and for several seeds the
-// first 1000 numbers are exactly engine.NewRNG's.
+// first 1000 numbers are exactly decoding.NewRNG's.
 //
 //grade:task 1 points 2
 func TestTask1_Uint32(t *testing.T) {
@@ -38,10 +37,10 @@ func TestTask1_Uint32(t *testing.T) {
 		}
 	}
 	for _, seed := range testSeeds {
-		mine, ref := newRNG(t, seed), engine.NewRNG(seed)
+		mine, ref := newRNG(t, seed), decoding.NewRNG(seed)
 		for i := range 1000 {
 			if got, want := mine.Uint32(), ref.Uint32(); got != want {
-				t.Fatalf("NewRNG(%d): Uint32 number %d = %d; want %d (engine.NewRNG)", seed, i+1, got, want)
+				t.Fatalf("NewRNG(%d): Uint32 number %d = %d; want %d (decoding.NewRNG)", seed, i+1, got, want)
 			}
 		}
 	}
@@ -53,12 +52,12 @@ func TestTask1_Uint32(t *testing.T) {
 //grade:task 1 points 1
 func TestTask1_SeedZero(t *testing.T) {
 	defer check.Recover(t)
-	zero, replaced, ref := newRNG(t, 0), newRNG(t, 0x9E3779B97F4A7C15), engine.NewRNG(0)
+	zero, replaced, ref := newRNG(t, 0), newRNG(t, 0x9E3779B97F4A7C15), decoding.NewRNG(0)
 	nonzero := false
 	for i := range 100 {
 		a, b, c := zero.Uint32(), replaced.Uint32(), ref.Uint32()
 		if a != b || a != c {
-			t.Fatalf("NewRNG(0): Uint32 number %d = %d; want %d, as NewRNG(0x9E3779B97F4A7C15) and engine.NewRNG(0) give", i+1, a, c)
+			t.Fatalf("NewRNG(0): Uint32 number %d = %d; want %d, as NewRNG(0x9E3779B97F4A7C15) and decoding.NewRNG(0) give", i+1, a, c)
 		}
 		nonzero = nonzero || a != 0
 	}
@@ -80,10 +79,10 @@ func TestTask1_Float32(t *testing.T) {
 		}
 	}
 	for _, seed := range testSeeds {
-		mine, ref := newRNG(t, seed), engine.NewRNG(seed)
+		mine, ref := newRNG(t, seed), decoding.NewRNG(seed)
 		for i := range 1000 {
 			if got, want := mine.Float32(), ref.Float32(); got != want {
-				t.Fatalf("NewRNG(%d): Float32 number %d = %.8g; want %.8g (engine.NewRNG)", seed, i+1, got, want)
+				t.Fatalf("NewRNG(%d): Float32 number %d = %.8g; want %.8g (decoding.NewRNG)", seed, i+1, got, want)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -115,7 +116,7 @@ func coinsFor(t *testing.T, doing string, coins ...float32) *scripted {
 	return &scripted{coins: coins, budget: check.NewBudget(t, "Float32").For(doing, len(coins)+20, coinHint)}
 }
 
-// boundedCoins is a source of coins, such as *engine.RNG, whose calls a
+// boundedCoins is a source of coins, such as *decoding.RNG, whose calls a
 // budget bounds.
 type boundedCoins struct {
 	Coins
@@ -199,7 +200,7 @@ func TestTask2_Draw(t *testing.T) {
 
 // TestTask2_Pick: one coin per token at a positive temperature and none at
 // temperature 0 (greedy, first on ties); the temperature shapes the draw;
-// and on 3000 random logit vectors, Pick with engine.NewRNG(seed) picks
+// and on 3000 random logit vectors, Pick with decoding.NewRNG(seed) picks
 // exactly what the engine's Sampler picks with the same seed.
 //
 //grade:task 2 points 2
@@ -232,10 +233,10 @@ func TestTask2_Pick(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 7))
 	for _, temp := range []float64{0.3, 0.7, 1, 1.5} {
 		seed := r.Uint64()
-		mine := boundedCoins{engine.NewRNG(seed), check.NewBudget(t, "Float32").For(fmt.Sprintf("Pick, 750 times at temperature %g with engine.NewRNG(%d),", temp, seed), 7500, coinHint)}
-		ref, err := engine.NewSampler(temp, 1, seed)
+		mine := boundedCoins{decoding.NewRNG(seed), check.NewBudget(t, "Float32").For(fmt.Sprintf("Pick, 750 times at temperature %g with decoding.NewRNG(%d),", temp, seed), 7500, coinHint)}
+		ref, err := decoding.NewSampler(temp, 1, seed)
 		if err != nil {
-			t.Fatalf("engine.NewSampler(%g, 1, %d): %v", temp, seed, err)
+			t.Fatalf("decoding.NewSampler(%g, 1, %d): %v", temp, seed, err)
 		}
 		for i := range 750 {
 			logits := make([]float32, 1+r.IntN(40))
@@ -273,9 +274,9 @@ func TestTask2_SameSeed(t *testing.T) {
 	if slices.Equal(a, c) {
 		t.Errorf("Sample(flat, [0], 20, 1, …) gave %s for seeds 7 and 8 alike; want different tokens (each draw is uniform over 50)", check.Vec(a))
 	}
-	ref, _ := engine.NewSampler(1, 1, 7)
+	ref, _ := decoding.NewSampler(1, 1, 7)
 	var want []int
-	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: 20, Pick: func(l []float32) int { id, _ := ref.Sample(l); return id }}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: 20, Pick: func(l []float32) int { id, _ := ref.Sample(l); return id }}) {
 		id := step.ID
 		if err != nil {
 			t.Fatal(err)
@@ -312,7 +313,7 @@ func TestTask2_SameSeed(t *testing.T) {
 }
 
 // TestTask2_CourseModel: on the course's model, Sample gives exactly the
-// tokens of engine.Generate with the same Seed and Temperature, for three
+// tokens of decoding.Generate with the same Seed and Temperature, for three
 // seeds at two temperatures, and greedy at temperature 0.
 //
 //grade:task 2 points 2
@@ -331,7 +332,7 @@ func TestTask2_CourseModel(t *testing.T) {
 	for _, temp := range []float64{0.8, 1, 0} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			var want []int
-			for step, err := range engine.Generate(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: n, Temperature: temp, Seed: seed}) {
+			for step, err := range decoding.Generate(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: n, Temperature: temp, Seed: seed}) {
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -340,7 +341,7 @@ func TestTask2_CourseModel(t *testing.T) {
 			bounded := boundedLM{lm, check.NewBudget(t, "the model's NextLogits").For(fmt.Sprintf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd)", prompt, n, temp, seed), n+10, sampleHint)}
 			got, err := Sample(bounded, ids, n, temp, seed, tok.IsEnd)
 			if err != nil || !slices.Equal(got, want) {
-				t.Fatalf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd) = %s (error %v);\nengine.Generate with Temperature %g, Seed %d gives %s\n%s",
+				t.Fatalf("Sample(the course model, %q, %d, %g, seed %d, tok.IsEnd) = %s (error %v);\ndecoding.Generate with Temperature %g, Seed %d gives %s\n%s",
 					prompt, n, temp, seed, check.Vec(got), err, temp, seed, check.Vec(want), check.Diff(got, want, 0))
 			}
 		}

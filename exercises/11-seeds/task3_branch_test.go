@@ -8,20 +8,21 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // engineSample is n tokens after prompt drawn by the engine's own loop and
 // sampler with the given temperature and seed: the reference for Sample.
-func engineSample(t *testing.T, lm engine.LM, prompt []int, n int, temp float64, seed uint64, isEnd func(int) bool) []int {
+func engineSample(t *testing.T, lm decoding.LM, prompt []int, n int, temp float64, seed uint64, isEnd func(int) bool) []int {
 	t.Helper()
-	s, err := engine.NewSampler(temp, 1, seed)
+	s, err := decoding.NewSampler(temp, 1, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []int
-	for step, err := range engine.Decode(context.Background(), lm, prompt, engine.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { id, _ := s.Sample(l); return id }, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { id, _ := s.Sample(l); return id }, IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			t.Fatal(err)
@@ -149,7 +150,7 @@ func distinctRef(samples [][]int) []int {
 // TestTask3_Forks: 30 seeded samples of a model that is certain except at
 // its second step, where three tokens are equally likely, have 1, 1, then
 // 3 different continuations; and 10 samples of the course's model drawn
-// with Sample are engine.Generate's, with the same counts.
+// with Sample are decoding.Generate's, with the same counts.
 //
 //grade:task 3 points 1
 func TestTask3_Forks(t *testing.T) {
@@ -198,7 +199,7 @@ func TestTask3_Forks(t *testing.T) {
 		}
 		mine = append(mine, s)
 		var want []int
-		for step, err := range engine.Generate(context.Background(), m, tok, prompt, engine.Options{MaxNewTokens: n, Temperature: 1, Seed: seed}) {
+		for step, err := range decoding.Generate(context.Background(), m, tok, prompt, decoding.Options{MaxNewTokens: n, Temperature: 1, Seed: seed}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,6 +208,6 @@ func TestTask3_Forks(t *testing.T) {
 		ref = append(ref, want)
 	}
 	if got, want := Distinct(mine), distinctRef(ref); !slices.Equal(got, want) {
-		t.Errorf("10 samples of the course model after %q at temperature 1 (seeds 1…10): Distinct = %s; engine.Generate's samples give %s", prompt, check.Vec(got), check.Vec(want))
+		t.Errorf("10 samples of the course model after %q at temperature 1 (seeds 1…10): Distinct = %s; decoding.Generate's samples give %s", prompt, check.Vec(got), check.Vec(want))
 	}
 }

@@ -2,10 +2,9 @@ package training
 
 import (
 	"fmt"
-	"math"
-
-	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/exercises/internal/check"
+	"math"
 )
 
 // name shortens long logits for messages.
@@ -42,7 +41,7 @@ func to64(z []float32) []float64 {
 // randomLogits returns n logits spread evenly over [-scale, scale), drawn
 // from the engine's seeded generator so every run sees the same ones.
 func randomLogits(seed uint64, n int, scale float64) []float32 {
-	rng := engine.NewRNG(seed)
+	rng := decoding.NewRNG(seed)
 	z := make([]float32, n)
 	for i := range z {
 		z[i] = float32((2*float64(rng.Float32()) - 1) * scale)

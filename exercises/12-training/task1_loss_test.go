@@ -2,14 +2,13 @@ package training
 
 import (
 	"fmt"
-	"math"
-	"slices"
-	"testing"
-
-	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/train"
 	"github.com/tokenbytoken/course/exercises/internal/check"
+	"math"
+	"slices"
+	"testing"
 )
 
 // TestTask1_UniformIsLnV: equal logits over V tokens cost ln V nats, whatever
@@ -96,7 +95,7 @@ func TestTask1_Stable(t *testing.T) {
 }
 
 // TestTask1_MatchesEngine: on random logits the loss is never negative and
-// agrees with −engine.LogSoftmax, computed in float64 (within 1e-9).
+// agrees with −decoding.LogSoftmax, computed in float64 (within 1e-9).
 //
 //grade:task 1 points 1
 func TestTask1_MatchesEngine(t *testing.T) {
@@ -104,9 +103,9 @@ func TestTask1_MatchesEngine(t *testing.T) {
 	for i, n := range []int{3, 100, 2048} {
 		z := randomLogits(uint64(40+i), n, 12)
 		for _, target := range []int{0, n / 2, n - 1} {
-			got, want := CrossEntropy(z, target), -engine.LogSoftmax(z)[target]
+			got, want := CrossEntropy(z, target), -decoding.LogSoftmax(z)[target]
 			if !(math.Abs(got-want) <= 1e-9) || got < 0 {
-				t.Errorf("CrossEntropy(%d random logits in [-12, 12), %d) = %.10g; want −engine.LogSoftmax(z)[%d] = %.10g", n, target, got, target, want)
+				t.Errorf("CrossEntropy(%d random logits in [-12, 12), %d) = %.10g; want −decoding.LogSoftmax(z)[%d] = %.10g", n, target, got, target, want)
 			}
 		}
 	}
@@ -152,7 +151,7 @@ func TestTask2_FiniteDifferences(t *testing.T) {
 
 // TestTask2_Shape: the gradient is softmax − onehot: on equal logits it is
 // 1/V everywhere but the target, where it is 1/V − 1; it sums to 0, only the
-// target's entry is negative, and it matches engine.Softmax − onehot (within
+// target's entry is negative, and it matches decoding.Softmax − onehot (within
 // 1e-12). A target outside the logits gives nil.
 //
 //grade:task 2 points 1
@@ -171,7 +170,7 @@ func TestTask2_Shape(t *testing.T) {
 		if len(g) != n {
 			t.Fatalf("%s returned %d numbers; want %d", call, len(g), n)
 		}
-		p := engine.Softmax(z)
+		p := decoding.Softmax(z)
 		p[target]--
 		sum := 0.0
 		for j := range g {
@@ -299,7 +298,7 @@ func TestTask3_LearnsFrequencies(t *testing.T) {
 			z = next
 		}
 	}
-	p := engine.Softmax(z)
+	p := decoding.Softmax(z)
 	for i, want := range []float64{0.5, 0.25, 0.25} {
 		if math.Abs(p[i]-want) > 0.02 {
 			t.Errorf("after training on a a b c the logits are %s, probabilities %s; want about [0.5 0.25 0.25]", check.Vec(z), check.Vec(p))
@@ -382,7 +381,7 @@ func TestTask4_MeanLossOnModel(t *testing.T) {
 	for i, r := range rows {
 		logits[i] = slices.Clone(r)
 		if i+1 < len(ids) {
-			want -= engine.LogSoftmax(r)[ids[i+1]] / float64(len(ids)-1)
+			want -= decoding.LogSoftmax(r)[ids[i+1]] / float64(len(ids)-1)
 		}
 	}
 	got, err := MeanLoss(logits, ids)

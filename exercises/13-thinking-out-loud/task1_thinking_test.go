@@ -3,15 +3,14 @@ package thinking
 import (
 	"context"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/cot"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/exercises/internal/check"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/cot"
-	"github.com/tokenbytoken/course/exercises/internal/check"
 )
 
 // TestTask1_Answers: the answer at the end of a direct completion, of a
@@ -123,7 +122,7 @@ func TestTask2_Ties(t *testing.T) {
 }
 
 // TestTask2_MatchesEngine: on 300 random lists of answers (some empty),
-// Majority agrees with engine.Majority; a list with no answer gives "", 0.
+// Majority agrees with decoding.Majority; a list with no answer gives "", 0.
 //
 //grade:task 2 points 1
 func TestTask2_MatchesEngine(t *testing.T) {
@@ -136,7 +135,7 @@ func TestTask2_MatchesEngine(t *testing.T) {
 				answers[j] = strconv.Itoa(k)
 			}
 		}
-		want, err := engine.Majority(answers)
+		want, err := decoding.Majority(answers)
 		got, votes := Majority(answers)
 		if err != nil { // no answer at all
 			if got != "" || votes != 0 {
@@ -233,7 +232,7 @@ func TestTask3_CourseModel(t *testing.T) {
 	}
 	ctx := context.Background()
 	ps := cot.Problems(3, 20, 5)
-	want, err := cot.Evaluate(ctx, m, tok, ps, engine.Options{})
+	want, err := cot.Evaluate(ctx, m, tok, ps, decoding.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +247,7 @@ func TestTask3_CourseModel(t *testing.T) {
 		if !ok {
 			t.Fatalf("the solver was asked %q, not one of the problems' prompts", prompt)
 		}
-		a, err := cot.Solve(ctx, m, tok, p, engine.Options{})
+		a, err := cot.Solve(ctx, m, tok, p, decoding.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ const (
 	Dead = -1
 
 	// NoToken is what Sampler.Sample returns when it cannot give a token.
-	// It is the engine's engine.NoToken, on which engine.Decode stops with
+	// It is the engine's decoding.NoToken, on which decoding.Decode stops with
 	// an error instead of appending a token that does not exist.
 	NoToken = -1
 

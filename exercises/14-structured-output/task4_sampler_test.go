@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/exercises/internal/check"
 )
@@ -68,7 +69,7 @@ func TestTask4_Constrain(t *testing.T) {
 			mask[i] = r.IntN(3) > 0
 		}
 		mask[r.IntN(n)] = true
-		p := engine.Softmax(z)
+		p := decoding.Softmax(z)
 		var kept float64
 		for i, ok := range mask {
 			if ok {
@@ -86,7 +87,7 @@ func TestTask4_Constrain(t *testing.T) {
 			fails.Errorf("Constrain(%s, %s) returned %d logits; want %d", check.Vec(z), bools(mask), len(c), n)
 			continue
 		}
-		if msg := check.Mismatch(fmt.Sprintf("softmax(Constrain(%s, %s))", check.Vec(z), bools(mask)), engine.Softmax(c), want, 1e-9); msg != "" {
+		if msg := check.Mismatch(fmt.Sprintf("softmax(Constrain(%s, %s))", check.Vec(z), bools(mask)), decoding.Softmax(c), want, 1e-9); msg != "" {
 			fails.Errorf("%s\n(want softmax(z) restricted to the allowed tokens and renormalised)", msg)
 		}
 	}
@@ -276,7 +277,7 @@ func TestTask4_ComposesWithSampling(t *testing.T) {
 	a, v := jsonN(t), jsonVocab()
 	// At the start only 0 `{"`, 6 `{"n":1` and 12 `{` are allowed.
 	z := []float32{1.2, 2, 3, 0, 0, 0, 0.7, 4, 0, 0, 2.5, 0, 0.2}
-	es, err := engine.Options{Temperature: 0.8, TopK: 2, Seed: 14}.NewSampler(len(z))
+	es, err := decoding.Options{Temperature: 0.8, TopK: 2, Seed: 14}.NewSampler(len(z))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +311,7 @@ func TestTask4_ComposesWithSampling(t *testing.T) {
 		t.Errorf("at the start of {\"n\":[0-9]+}, with the engine's sampler (temperature 0.8, top-k 2) as the pick function, %d draws: %s\nwant shares %s: the mask first, then top-k among the allowed tokens\n(a correct implementation fails this check less than once in 10⁶ runs)",
 			n, msg, check.Vec(want))
 	}
-	greedy, err := engine.Options{}.NewSampler(len(z))
+	greedy, err := decoding.Options{}.NewSampler(len(z))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func binomialCheck(counts []int, want []float64, n int) string {
 func TestTask4_NeverStuck(t *testing.T) {
 	defer check.Recover(t)
 	r := rand.New(rand.NewPCG(14, 5))
-	es, err := engine.Options{Temperature: 1, Seed: 5}.NewSampler(0)
+	es, err := decoding.Options{Temperature: 1, Seed: 5}.NewSampler(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +437,7 @@ func (m *recordingLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 
 // TestTask4_OnTheModel: the course's model, asked to go on after
 // "func answer() int {\n\treturn ", constrained to a number and the end of
-// the function, [0-9]+\n}\n, with Sample as engine.Decode's Pick and
+// the function, [0-9]+\n}\n, with Sample as decoding.Decode's Pick and
 // greedy as the rest of the chain. Every token must be the model's best
 // allowed token, found by trying every one of its 2,048 tokens, and the
 // output must be complete.
@@ -462,20 +463,20 @@ func TestTask4_OnTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := picks(t).For("engine.Decode with Sample as its Pick, for 24 tokens at most,", 240, pickHint)
-	s, err := NewSampler(a, v, func(z []float32) int { budget.Spend(); return engine.Argmax(z) })
+	budget := picks(t).For("decoding.Decode with Sample as its Pick, for 24 tokens at most,", 240, pickHint)
+	s, err := NewSampler(a, v, func(z []float32) int { budget.Spend(); return decoding.Argmax(z) })
 	if err != nil || s == nil {
-		t.Fatalf("NewSampler([0-9]+\\n}\\n, the course's vocabulary, engine.Argmax) = %s, %v; want a Sampler", samplerString(s), err)
+		t.Fatalf("NewSampler([0-9]+\\n}\\n, the course's vocabulary, decoding.Argmax) = %s, %v; want a Sampler", samplerString(s), err)
 	}
 	lm := &recordingLM{ModelLM: engine.NewModelLM(m, 1)}
 	state, text := a.Start(), []byte{}
 	done, n := false, 0
-	opts := engine.DecodeOptions{MaxNewTokens: 24, Pick: s.Sample, IsEnd: tok.IsEnd}
-	for step, err := range engine.Decode(context.Background(), lm, prompt, opts) {
+	opts := decoding.DecodeOptions{MaxNewTokens: 24, Pick: s.Sample, IsEnd: tok.IsEnd}
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
-			t.Fatalf("after %q: engine.Decode: %v (Sample's Err: %v)", text, err, s.Err)
+			t.Fatalf("after %q: decoding.Decode: %v (Sample's Err: %v)", text, err, s.Err)
 		}
-		if step.ID == engine.NoToken {
+		if step.ID == decoding.NoToken {
 			break // the final step of a generation cut by its length limit
 		}
 		logits := lm.answers[n]

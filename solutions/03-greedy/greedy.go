@@ -39,7 +39,7 @@ type LM interface {
 // place. When there is nothing to pick, because logits is empty or every
 // logit is NaN, Argmax returns -1.
 //
-// On logits without NaN this is exactly engine.Argmax, which does not look
+// On logits without NaN this is exactly decoding.Argmax, which does not look
 // for NaN (its models never produce one) and returns 0 for an empty slice.
 func Argmax(logits []float32) int {
 	best := -1

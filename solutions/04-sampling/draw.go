@@ -10,7 +10,7 @@
 package sampling
 
 // RNG is a source of uniform random numbers in [0, 1). The engine's
-// *engine.RNG satisfies it, and so does any scripted source a test builds.
+// *decoding.RNG satisfies it, and so does any scripted source a test builds.
 type RNG interface {
 	Float32() float32
 }

@@ -42,7 +42,7 @@ func Softmax(logits []float32, temperature float64) []float32 {
 // Sampler draws the next token from logits (Task 5). Its settings mean what
 // the engine's Options fields of the same names mean: Temperature 0 is
 // greedy, TopK 0 keeps every token, TopP 0 or 1 keeps every token, MinP 0
-// keeps every token. RNG supplies the coins: engine.NewRNG(seed) gives
+// keeps every token. RNG supplies the coins: decoding.NewRNG(seed) gives
 // reproducible draws.
 type Sampler struct {
 	Temperature float64
@@ -65,7 +65,7 @@ func (s *Sampler) Distribution(logits []float32) []float32 {
 
 // Sample returns the next token: Draw over Distribution(logits), one coin
 // from s.RNG per call. Its shape, func(logits []float32) int, is the pick
-// function engine.Decode takes.
+// function decoding.Decode takes.
 func (s *Sampler) Sample(logits []float32) int {
 	return Draw(s.Distribution(logits), s.RNG)
 }

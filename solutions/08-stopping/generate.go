@@ -8,7 +8,7 @@ import (
 )
 
 // FinishReason says which condition ended a generation. The values are the
-// engine's (engine.FinishReason) for the same conditions.
+// engine's (decoding.FinishReason) for the same conditions.
 type FinishReason string
 
 // The finish reasons Generate reports.

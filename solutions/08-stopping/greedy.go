@@ -6,7 +6,7 @@ import (
 )
 
 // LM is a language model seen from outside, with the method set of the
-// engine's engine.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
+// engine's decoding.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
 // 1) returns one row, the logits of the token that follows prefix.
 type LM interface {
 	VocabSize() int

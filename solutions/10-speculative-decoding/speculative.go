@@ -11,13 +11,13 @@
 // decoding, a proposal is kept when it is the target's own top token, so
 // the output is the target's greedy output, token for token.
 //
-// The interfaces mirror the course's engine (engine.Speculative) without
-// importing it: LM has the method set of engine.LM and RNG that of
-// *engine.RNG, so the course's models and generator plug straight in.
+// The interfaces mirror the course's engine (decoding.Speculative) without
+// importing it: LM has the method set of decoding.LM and RNG that of
+// *decoding.RNG, so the course's models and generator plug straight in.
 package speculative
 
 // LM is a language model seen from outside: given the tokens so far, it
-// scores every possible next token. It has the method set of engine.LM, so
+// scores every possible next token. It has the method set of decoding.LM, so
 // *engine.ModelLM satisfies it.
 type LM interface {
 	// VocabSize is the number of tokens the model scores.
@@ -30,7 +30,7 @@ type LM interface {
 	NextLogits(prefix []int, n int) ([][]float32, error)
 }
 
-// RNG is a source of uniform random numbers in [0, 1). *engine.RNG
+// RNG is a source of uniform random numbers in [0, 1). *decoding.RNG
 // satisfies it, and so does any scripted source a test builds.
 type RNG interface {
 	Float32() float32

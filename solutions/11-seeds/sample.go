@@ -6,13 +6,13 @@ import (
 )
 
 // Coins is a source of uniform numbers in [0, 1). *RNG satisfies it, and so
-// does the engine's *engine.RNG.
+// does the engine's *decoding.RNG.
 type Coins interface {
 	Float32() float32
 }
 
 // LM is a language model seen from outside, with the method set of the
-// engine's engine.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
+// engine's decoding.LM (which *engine.ModelLM satisfies): NextLogits(prefix,
 // 1) returns one row, the logits of the token that follows prefix.
 type LM interface {
 	VocabSize() int

@@ -1,7 +1,7 @@
 // Command bench measures the engine's speed on a model file, or on random
 // weights of any shape: the load, the prefill of a prompt (batched, and
 // token by token for comparison), the decode of new tokens, alone and
-// through engine.Generate, the share of every part of the forward pass, the
+// through decoding.Generate, the share of every part of the forward pass, the
 // KV cache's size, resident memory, and what generating without the cache
 // or with speculative decoding changes. It prints figures; it checks
 // nothing.
@@ -28,7 +28,7 @@
 //
 // The decode is timed twice: the forward passes alone, each followed by
 // the argmax of its logits, as llama2.c's run.c runs them; and the same
-// greedy decode through engine.Generate, as the generate command runs it,
+// greedy decode through decoding.Generate, as the generate command runs it,
 // with the sampler, every token's log-probability and text. Their runs
 // alternate, and each round's ratio of the two rates is kept: the cost of
 // everything around the forward pass. Generate starts from a one-token
@@ -48,7 +48,7 @@
 // versus-llama2c.sh, beside this file, runs bench and llama2.c's run.c
 // (compiled from a checkout the user names) side by side, interleaved, on
 // the same positions (-until-bos), and prints their decode rates and
-// ratios, with what engine.Generate and the generate command keep of the
+// ratios, with what decoding.Generate and the generate command keep of the
 // raw decode's rate. versus-llamacpp.sh compares decode and prefill with
 // a llama.cpp build the user names, and versus-smollm2.sh does so on
 // SmolLM2. Each run of them that finishes is appended

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/models"
@@ -232,7 +233,7 @@ type report struct {
 	// UntilBOS says that the decode ended where the model chose BOS
 	// (-until-bos), before -steps positions.
 	UntilBOS bool `json:"decode_ended_at_bos,omitempty"`
-	// Generate is the same greedy decode through engine.Generate, with
+	// Generate is the same greedy decode through decoding.Generate, with
 	// the tokenizer Tokenizer names, and GenerateVsDecode its rate over
 	// Decode's, round by round (nil when no tokenizer fits the model:
 	// a vocabulary too small for BOS and EOS, or one that makes no
@@ -420,10 +421,10 @@ func measure(s settings, stdout io.Writer) error {
 
 	if s.noCache > 0 {
 		n := min(s.noCache, c.SeqLen-1)
-		gen := func(lm engine.LM) func() (time.Duration, error) {
+		gen := func(lm decoding.LM) func() (time.Duration, error) {
 			return func() (time.Duration, error) {
 				start := time.Now()
-				for _, err := range engine.Decode(context.Background(), lm, []int{1}, engine.DecodeOptions{MaxNewTokens: n}) {
+				for _, err := range decoding.Decode(context.Background(), lm, []int{1}, decoding.DecodeOptions{MaxNewTokens: n}) {
 					if err != nil {
 						return 0, err
 					}
@@ -453,11 +454,11 @@ func measure(s settings, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		var stats engine.SpeculativeStats
+		var stats decoding.SpeculativeStats
 		spec, err := timed(s.runs, n, func() (time.Duration, error) {
 			start := time.Now()
-			for step, err := range engine.Speculative(context.Background(), engine.NewModelLM(m, 1), engine.DraftLM{LM: engine.NewModelLM(draft, 1)}, []int{1},
-				engine.SpeculativeOptions{Gamma: s.gamma, MaxNewTokens: n}) {
+			for step, err := range decoding.Speculative(context.Background(), engine.NewModelLM(m, 1), decoding.DraftLM{LM: engine.NewModelLM(draft, 1)}, []int{1},
+				decoding.SpeculativeOptions{Gamma: s.gamma, MaxNewTokens: n}) {
 				if err != nil {
 					return 0, err
 				}
@@ -665,14 +666,14 @@ func greedyDecode(st *engine.State, steps int, untilBOS bool) (int, error) {
 		if err != nil {
 			return pos, err
 		}
-		if token = engine.Argmax(logits); untilBOS && token == 1 {
+		if token = decoding.Argmax(logits); untilBOS && token == 1 {
 			return pos + 1, nil
 		}
 	}
 	return steps, nil
 }
 
-// generateFrom times engine.Generate decoding positions positions greedily
+// generateFrom times decoding.Generate decoding positions positions greedily
 // from the shortest prompt the tokenizer makes (BOS, or one token where it
 // adds none), as the decode row does from BOS: the prompt's one position,
 // then a token per position, the last one never run. When the model ends
@@ -691,13 +692,13 @@ func generateFrom(m *engine.Model, tok *engine.Tokenizer, positions int) (run fu
 	if !ok {
 		return nil, false, nil
 	}
-	opts := engine.Options{MaxNewTokens: positions}
+	opts := decoding.Options{MaxNewTokens: positions}
 	// The time is the steps' own, as Stats counts it and the generate
 	// command reports it: the prompt's pass and the decode, without
 	// Generate's checks and its state's allocation, which the decode row
 	// leaves out too.
 	count := func() (int, time.Duration, error) {
-		for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+		for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 			if err != nil {
 				return 0, 0, err
 			}
@@ -796,7 +797,7 @@ func regularFile(path string) bool {
 func gen1(m *engine.Model, n int) func() (time.Duration, error) {
 	return func() (time.Duration, error) {
 		start := time.Now()
-		for _, err := range engine.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1}, engine.DecodeOptions{MaxNewTokens: n}) {
+		for _, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1}, decoding.DecodeOptions{MaxNewTokens: n}) {
 			if err != nil {
 				return 0, err
 			}

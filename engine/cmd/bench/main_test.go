@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/limittest"
 )
 
@@ -213,7 +214,7 @@ func TestUntilBOS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if token = engine.Argmax(logits); token == 1 {
+		if token = decoding.Argmax(logits); token == 1 {
 			want = pos + 1
 			break
 		}

@@ -39,7 +39,7 @@
 #
 # Two more columns give the cost of everything around the forward pass,
 # as a share of the raw decode's rate: "Generate" is bench's Generate row
-# (engine.Generate decoding greedily, with its sampler, log-probabilities
+# (decoding.Generate decoding greedily, with its sampler, log-probabilities
 # and text, its runs alternating with the raw decode's), and "generate"
 # is the generate command, -temperature 0 from an empty prompt, writing
 # its text to a file: the decode rate it reports over the decode rate of

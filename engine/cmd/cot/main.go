@@ -17,6 +17,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/cot"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/train"
 )
@@ -150,7 +151,7 @@ func trainOne(ctx context.Context, f cot.Format, p cot.Preset, tok *engine.Token
 	if evalCount > 0 {
 		fmt.Fprintf(stdout, "%s: greedy accuracy on %d held-out problems per size:", f, evalCount)
 		for d := 1; d <= cot.MaxDigits; d++ {
-			sc, err := cot.Evaluate(ctx, m, tok, cot.Problems(d, evalCount, cot.TestSeed), engine.Options{})
+			sc, err := cot.Evaluate(ctx, m, tok, cot.Problems(d, evalCount, cot.TestSeed), decoding.Options{})
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 )
 
 // sampleFuncs samples n functions from the model, each from the prompt
@@ -17,7 +18,7 @@ import (
 // and reports how many parse as a Go function declaration with go/parser.
 func sampleFuncs(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, temperature, topP float64, show int, w io.Writer) (parsed int, err error) {
 	for i := range n {
-		text, err := sampleFunc(m, tok, prompt, engine.Options{Temperature: temperature, TopP: topP, Seed: uint64(i + 1)})
+		text, err := sampleFunc(m, tok, prompt, decoding.Options{Temperature: temperature, TopP: topP, Seed: uint64(i + 1)})
 		if err != nil {
 			return parsed, err
 		}
@@ -38,10 +39,10 @@ func sampleFuncs(m *engine.Model, tok *engine.Tokenizer, prompt string, n int, t
 }
 
 // sampleFunc generates one function.
-func sampleFunc(m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) (string, error) {
+func sampleFunc(m *engine.Model, tok *engine.Tokenizer, prompt string, opts decoding.Options) (string, error) {
 	var sb strings.Builder
 	sb.WriteString(prompt)
-	for step, err := range engine.Generate(context.Background(), m, tok, prompt, opts) {
+	for step, err := range decoding.Generate(context.Background(), m, tok, prompt, opts) {
 		if err != nil {
 			return "", err
 		}

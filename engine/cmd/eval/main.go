@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/internal/regular"
 	"github.com/tokenbytoken/course/engine/models"
@@ -169,8 +170,8 @@ func checkFlags(fs *flag.FlagSet, set map[string]bool, model string, funcs, stop
 	case math.IsNaN(topP) || topP <= 0 || topP > 1:
 		return cli.Usagef("-top-p = %v: must be in (0, 1] (1 is off)", topP)
 	}
-	if err := (engine.Options{Temperature: temp}).Validate(0); err != nil {
-		var se *engine.SettingError
+	if err := (decoding.Options{Temperature: temp}).Validate(0); err != nil {
+		var se *decoding.SettingError
 		if errors.As(err, &se) {
 			return cli.Usagef("-temperature = %v: %s", temp, se.Problem)
 		}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/models"
+	"github.com/tokenbytoken/course/engine/train"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,10 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tokenbytoken/course/engine"
-	"github.com/tokenbytoken/course/engine/models"
-	"github.com/tokenbytoken/course/engine/train"
 )
 
 func TestEvalDefaultModel(t *testing.T) {
@@ -215,7 +214,7 @@ func TestEvalStops(t *testing.T) {
 	}
 
 	prompt, _ := tok.Encode("func main() {", false, false)
-	_, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", engine.Options{Temperature: 1, Seed: 1})
+	_, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", decoding.Options{Temperature: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +236,7 @@ func TestSampleToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", engine.Options{})
+	text, n, ended, err := sampleToEnd(context.Background(), m, tok, "func main() {", decoding.Options{})
 	if err != nil || !ended || n == 0 || text == "" {
 		t.Errorf("greedy from \"func main() {\": %q, %d tokens, ended %v, %v; want a short text that the model ends", text, n, ended, err)
 	}
@@ -246,7 +245,7 @@ func TestSampleToEnd(t *testing.T) {
 	if len(ids) >= m.Config.SeqLen {
 		t.Fatalf("the long prompt is %d tokens with BOS; it must leave room in the context of %d", len(ids), m.Config.SeqLen)
 	}
-	_, n, ended, err = sampleToEnd(context.Background(), m, tok, long, engine.Options{})
+	_, n, ended, err = sampleToEnd(context.Background(), m, tok, long, decoding.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/train"
 )
 
@@ -26,10 +27,10 @@ const (
 // distribution, and what a learner gets from the generate command.
 var stopSettings = []struct {
 	name string
-	opts engine.Options
+	opts decoding.Options
 }{
-	{"samples, temperature 1", engine.Options{Temperature: 1}},
-	{"samples, generate's defaults", engine.Options{Temperature: generateTemperature, TopP: generateTopP, RepetitionPenalty: generateRepeatPenalty, PenaltyWindow: generatePenaltyWindow}},
+	{"samples, temperature 1", decoding.Options{Temperature: 1}},
+	{"samples, generate's defaults", decoding.Options{Temperature: generateTemperature, TopP: generateTopP, RepetitionPenalty: generateRepeatPenalty, PenaltyWindow: generatePenaltyWindow}},
 }
 
 // lengthRow is one line of the -stops table: the lengths of some texts,
@@ -151,9 +152,9 @@ func measureStops(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, p
 // the context is full. It returns the generated text, the number of
 // generated tokens (the end-of-text token not counted) and whether the
 // model ended the text.
-func sampleToEnd(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts engine.Options) (text string, tokens int, ended bool, err error) {
+func sampleToEnd(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, prompt string, opts decoding.Options) (text string, tokens int, ended bool, err error) {
 	var sb strings.Builder
-	for step, err := range engine.Generate(ctx, m, tok, prompt, opts) {
+	for step, err := range decoding.Generate(ctx, m, tok, prompt, opts) {
 		if err != nil {
 			return "", 0, false, err
 		}
@@ -161,9 +162,9 @@ func sampleToEnd(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, pr
 		switch step.Finish {
 		case "":
 			tokens++
-		case engine.FinishEOS:
+		case decoding.FinishEOS:
 			return sb.String(), tokens, true, nil
-		case engine.FinishContext:
+		case decoding.FinishContext:
 			return sb.String(), tokens + 1, false, nil
 		default:
 			return "", 0, false, fmt.Errorf("generation ended by %q, not by end-of-text or a full context", step.Finish)

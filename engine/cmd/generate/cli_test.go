@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/simd"
 	"github.com/tokenbytoken/course/engine/internal/testmodel"
 	"github.com/tokenbytoken/course/engine/models"
@@ -73,24 +74,24 @@ func TestSummaryFollowsTextInProcess(t *testing.T) {
 
 func TestFinishInWords(t *testing.T) {
 	cfg := &config{maxNew: 100, timeout: 2 * time.Second}
-	stats := func(prompt, n int) *engine.Stats {
-		return &engine.Stats{PromptTokens: prompt, GeneratedTokens: n, StopSequence: "\n}\n"}
+	stats := func(prompt, n int) *decoding.Stats {
+		return &decoding.Stats{PromptTokens: prompt, GeneratedTokens: n, StopSequence: "\n}\n"}
 	}
 	for _, c := range []struct {
-		step engine.Step
+		step decoding.Step
 		want string
 	}{
-		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 9)}, "the model wrote end-of-text as its 9th token"},
-		{engine.Step{Finish: engine.FinishEOS, Stats: stats(6, 1)}, "the model wrote end-of-text as its 1st token"},
-		{engine.Step{Finish: engine.FinishEOS, Stats: &engine.Stats{PromptTokens: 34, GeneratedTokens: 15, EndToken: "<|im_end|>"}}, "the model wrote its end token <|im_end|> as its 15th token"},
-		{engine.Step{Finish: engine.FinishLength, Stats: stats(6, 100)}, "100 tokens written, the limit set by -n 100"},
-		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 500)}, "the model's context is full after 500 tokens: its 512 positions hold the 12 tokens of the prompt and the 500 new ones"},
-		{engine.Step{Finish: engine.FinishContext, Stats: stats(12, 501)}, "the model's context is full after 501 tokens: its 512 positions hold the 12 tokens of the prompt and the first 500 new ones; the last new token needs none, as it is never run"},
-		{engine.Step{Finish: engine.FinishStop, Stats: stats(6, 40)}, `the text reached the stop sequence "\n}\n" (left out of the text) after 40 tokens`},
-		{engine.Step{Finish: engine.FinishDeadline, Stats: stats(6, 3)}, "the -timeout of 2s ran out after 3 tokens"},
-		{engine.Step{Finish: engine.FinishCancelled, Stats: stats(6, 0)}, "cancelled after 0 tokens"},
-		{engine.Step{Finish: engine.FinishConstraint, Stats: stats(6, 12)}, `the text is complete: nothing may follow it in the language of -regex "[0-9]+", after 12 tokens`},
-		{engine.Step{Finish: engine.FinishUnsatisfiable, Stats: stats(6, 1)}, `no token of the model can continue the text in the language of -regex "[0-9]+", after 1 token`},
+		{decoding.Step{Finish: decoding.FinishEOS, Stats: stats(6, 9)}, "the model wrote end-of-text as its 9th token"},
+		{decoding.Step{Finish: decoding.FinishEOS, Stats: stats(6, 1)}, "the model wrote end-of-text as its 1st token"},
+		{decoding.Step{Finish: decoding.FinishEOS, Stats: &decoding.Stats{PromptTokens: 34, GeneratedTokens: 15, EndToken: "<|im_end|>"}}, "the model wrote its end token <|im_end|> as its 15th token"},
+		{decoding.Step{Finish: decoding.FinishLength, Stats: stats(6, 100)}, "100 tokens written, the limit set by -n 100"},
+		{decoding.Step{Finish: decoding.FinishContext, Stats: stats(12, 500)}, "the model's context is full after 500 tokens: its 512 positions hold the 12 tokens of the prompt and the 500 new ones"},
+		{decoding.Step{Finish: decoding.FinishContext, Stats: stats(12, 501)}, "the model's context is full after 501 tokens: its 512 positions hold the 12 tokens of the prompt and the first 500 new ones; the last new token needs none, as it is never run"},
+		{decoding.Step{Finish: decoding.FinishStop, Stats: stats(6, 40)}, `the text reached the stop sequence "\n}\n" (left out of the text) after 40 tokens`},
+		{decoding.Step{Finish: decoding.FinishDeadline, Stats: stats(6, 3)}, "the -timeout of 2s ran out after 3 tokens"},
+		{decoding.Step{Finish: decoding.FinishCancelled, Stats: stats(6, 0)}, "cancelled after 0 tokens"},
+		{decoding.Step{Finish: decoding.FinishConstraint, Stats: stats(6, 12)}, `the text is complete: nothing may follow it in the language of -regex "[0-9]+", after 12 tokens`},
+		{decoding.Step{Finish: decoding.FinishUnsatisfiable, Stats: stats(6, 1)}, `no token of the model can continue the text in the language of -regex "[0-9]+", after 1 token`},
 	} {
 		cfg.regex = "[0-9]+"
 		if got := describeFinish(c.step, cfg, 512); got != c.want {
@@ -339,11 +340,11 @@ func TestDraftWithShorterContextIsRefused(t *testing.T) {
 func TestJSONWithoutNumbers(t *testing.T) {
 	var out bytes.Buffer
 	p := &jsonPrinter{w: &out, stderr: &out, cfg: &config{}, contextLen: 512}
-	steps := []engine.Step{
+	steps := []decoding.Step{
 		{ID: 5, Pos: 1, Piece: "a", Text: "a", LogProb: math.NaN(),
-			TopLogProbs: []engine.TokenLogProb{{ID: 5, Text: "a", LogProb: math.Inf(-1)}}},
-		{ID: 6, Pos: 2, Piece: "b", Text: "b", LogProb: -1.5, Finish: engine.FinishLength,
-			Stats: &engine.Stats{PromptTokens: 1, GeneratedTokens: 2}},
+			TopLogProbs: []decoding.TokenLogProb{{ID: 5, Text: "a", LogProb: math.Inf(-1)}}},
+		{ID: 6, Pos: 2, Piece: "b", Text: "b", LogProb: -1.5, Finish: decoding.FinishLength,
+			Stats: &decoding.Stats{PromptTokens: 1, GeneratedTokens: 2}},
 	}
 	for _, s := range steps {
 		if err := p.step(s); err != nil {

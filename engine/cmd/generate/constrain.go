@@ -11,7 +11,7 @@ import (
 )
 
 // Structured output: -json-schema FILE, -regex RE and -grammar FILE limit
-// the text to a language (engine.Options.Constraint). The language is
+// the text to a language (decoding.Options.Constraint). The language is
 // compiled before the model is loaded, so a broken one costs nothing and
 // is a usage error (status 2) that says where it is broken.
 

@@ -35,12 +35,12 @@
 // reason in a word and in words, token counts, prefill and decode times and
 // speeds); a number JSON cannot hold, NaN or infinite, is written as null.
 // Only -json shows log-probabilities, so only -json has the engine compute
-// them (engine.Options.NoLogProbs): the text output saves a pass over the
+// them (decoding.Options.NoLogProbs): the text output saves a pass over the
 // vocabulary at every token.
 //
 // Structured output: -json-schema FILE, -regex RE or -grammar FILE (one
 // of them) limits the text to a language, with every sampling flag (see
-// engine.Options.Constraint and package engine/constrain for what each
+// decoding.Options.Constraint and package engine/constrain for what each
 // supports). The text then ends as soon as it is complete and nothing may
 // follow ("stopped: the text is complete: ..."), or when the model writes
 // its end token, which is allowed only once the text is complete; with

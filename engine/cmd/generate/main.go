@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/models"
 )
@@ -206,8 +207,8 @@ func (cfg *config) isSet(name string) bool {
 }
 
 // options turns the flags into engine options.
-func (cfg *config) options() engine.Options {
-	return engine.Options{
+func (cfg *config) options() decoding.Options {
+	return decoding.Options{
 		MaxNewTokens:      cfg.maxNew,
 		Temperature:       cfg.temperature,
 		TopK:              cfg.topK,
@@ -232,15 +233,15 @@ var flagOf = map[string]string{
 	"FrequencyPenalty": "-frequency", "PenaltyWindow": "-penalty-window", "Stop": "-stop", "TopLogProbs": "-logprobs",
 }
 
-// flagError rewords an engine.SettingError in terms of the flag.
+// flagError rewords an decoding.SettingError in terms of the flag.
 func flagError(err error) error {
-	var se *engine.SettingError
+	var se *decoding.SettingError
 	if !errors.As(err, &se) {
 		return cli.UsageError{Msg: err.Error()}
 	}
 	name, _, _ := strings.Cut(se.Setting, "[")
 	if f, ok := flagOf[name]; ok {
-		return cli.UsageError{Msg: (&engine.SettingError{Setting: f, Value: se.Value, Problem: se.Problem}).Error()}
+		return cli.UsageError{Msg: (&decoding.SettingError{Setting: f, Value: se.Value, Problem: se.Problem}).Error()}
 	}
 	return cli.UsageError{Msg: err.Error()}
 }
@@ -279,7 +280,7 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 		return err
 	}
 	if lang != nil {
-		if opts.Constraint, err = engine.NewConstraint(tok, lang); err != nil {
+		if opts.Constraint, err = decoding.NewConstraint(tok, lang); err != nil {
 			return fmt.Errorf("%s: %w", cfg.languageFlag(), err)
 		}
 	}
@@ -300,11 +301,11 @@ func generate(cfg *config, stdout, stderr io.Writer) error {
 	if err := p.start(shown); err != nil {
 		return err
 	}
-	var last engine.Step
-	for step, err := range engine.Generate(ctx, m, tok, prompt, opts) {
+	var last decoding.Step
+	for step, err := range decoding.Generate(ctx, m, tok, prompt, opts) {
 		if err != nil {
 			out.Flush()
-			var se *engine.SettingError
+			var se *decoding.SettingError
 			if errors.As(err, &se) {
 				return flagError(err)
 			}

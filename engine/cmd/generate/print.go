@@ -4,23 +4,22 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tokenbytoken/course/engine"
 )
 
 // printer shows a generation as it happens. generate flushes its output
 // after every step and before end, so text and summary never interleave.
 type printer interface {
 	start(prompt string) error
-	step(s engine.Step) error
+	step(s decoding.Step) error
 	// end prints the summary, given the last step (the one with Finish)
 	// and the decoder's notes.
-	end(last engine.Step, notes []string) error
+	end(last decoding.Step, notes []string) error
 }
 
 // textPrinter streams the prompt and the text to stdout; at the end it
@@ -57,9 +56,9 @@ func (p *textPrinter) write(s string) error {
 	return err
 }
 
-func (p *textPrinter) step(s engine.Step) error { return p.write(s.Text) }
+func (p *textPrinter) step(s decoding.Step) error { return p.write(s.Text) }
 
-func (p *textPrinter) end(last engine.Step, notes []string) error {
+func (p *textPrinter) end(last decoding.Step, notes []string) error {
 	if err := p.write(""); err != nil { // the prompt, if no step has shown it
 		return err
 	}
@@ -95,13 +94,13 @@ func (p *textPrinter) end(last engine.Step, notes []string) error {
 }
 
 // describeFinish says in words why a generation ended.
-func describeFinish(last engine.Step, cfg *config, contextLen int) string {
+func describeFinish(last decoding.Step, cfg *config, contextLen int) string {
 	n := 0
 	if last.Stats != nil {
 		n = last.Stats.GeneratedTokens
 	}
 	switch last.Finish {
-	case engine.FinishEOS:
+	case decoding.FinishEOS:
 		// The end token is not part of the text, but the model generated
 		// it like any other, with a forward pass of its own, and the speed
 		// line counts it among the new tokens. Giving its place, rather
@@ -113,9 +112,9 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 			end = "its end token " + last.Stats.EndToken
 		}
 		return fmt.Sprintf("the model wrote %s as its %s token", end, ordinal(n))
-	case engine.FinishLength:
+	case decoding.FinishLength:
 		return fmt.Sprintf("%s written, the limit set by -n %d", count(n, "token"), cfg.maxNew)
-	case engine.FinishContext:
+	case decoding.FinishContext:
 		prompt := 0
 		if last.Stats != nil {
 			prompt = last.Stats.PromptTokens
@@ -128,7 +127,7 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 				count(n, "token"), contextLen, prompt, inside)
 		}
 		return fmt.Sprintf("the model's context is full after %s: its %d positions hold the %d tokens of the prompt and the %d new ones", count(n, "token"), contextLen, prompt, n)
-	case engine.FinishStop:
+	case decoding.FinishStop:
 		seq := ""
 		if last.Stats != nil {
 			seq = last.Stats.StopSequence
@@ -138,15 +137,15 @@ func describeFinish(last engine.Step, cfg *config, contextLen int) string {
 			kept = "kept in the text"
 		}
 		return fmt.Sprintf("the text reached the stop sequence %q (%s) after %s", seq, kept, count(n, "token"))
-	case engine.FinishDeadline:
+	case decoding.FinishDeadline:
 		return fmt.Sprintf("the -timeout of %v ran out after %s", cfg.timeout, count(n, "token"))
-	case engine.FinishCancelled:
+	case decoding.FinishCancelled:
 		return fmt.Sprintf("cancelled after %s", count(n, "token"))
-	case engine.FinishPredicate:
+	case decoding.FinishPredicate:
 		return fmt.Sprintf("the stop rule said so after %s", count(n, "token"))
-	case engine.FinishConstraint:
+	case decoding.FinishConstraint:
 		return fmt.Sprintf("the text is complete: nothing may follow it in the language of %s, after %s", cfg.languageFlag(), count(n, "token"))
-	case engine.FinishUnsatisfiable:
+	case decoding.FinishUnsatisfiable:
 		return fmt.Sprintf("no token of the model can continue the text in the language of %s, after %s", cfg.languageFlag(), count(n, "token"))
 	}
 	return fmt.Sprintf("%s after %s", last.Finish, count(n, "token"))
@@ -258,9 +257,9 @@ func (p *jsonPrinter) emit(v any) error {
 	return err
 }
 
-func (p *jsonPrinter) step(s engine.Step) error {
+func (p *jsonPrinter) step(s decoding.Step) error {
 	p.text.WriteString(s.Text)
-	if s.ID == engine.NoToken {
+	if s.ID == decoding.NoToken {
 		return nil
 	}
 	t := tokenJSON{Type: "token", ID: s.ID, Pos: s.Pos, Text: s.Text, Bytes: byteList(s.Piece), LogProb: jsonFloat(s.LogProb)}
@@ -270,7 +269,7 @@ func (p *jsonPrinter) step(s engine.Step) error {
 	return p.emit(t)
 }
 
-func (p *jsonPrinter) end(last engine.Step, notes []string) error {
+func (p *jsonPrinter) end(last decoding.Step, notes []string) error {
 	sum := summaryJSON{Type: "summary", FinishReason: string(last.Finish), Stopped: describeFinish(last, p.cfg, p.contextLen),
 		Seed: p.cfg.seed, Prompt: p.prompt, Text: p.text.String()}
 	if st := last.Stats; st != nil {

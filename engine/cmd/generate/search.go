@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/tokenbytoken/course/engine"
+	"github.com/tokenbytoken/course/engine/decoding"
 	"github.com/tokenbytoken/course/engine/models"
 )
 
@@ -26,7 +27,7 @@ type flagDecoder struct {
 // -draft, -speculate, -no-cache); its kind is "" when none is set and the
 // ordinary sampling loop runs. An error means the flags cannot be used as
 // given and is reported as flag misuse (exit status 2). The engine runs the
-// decoder (engine.Options.Decoder); what it did is summarised after the
+// decoder (decoding.Options.Decoder); what it did is summarised after the
 // text (notes).
 //
 //   - -beam N runs beam search with N beams and prints the best
@@ -70,8 +71,8 @@ func searchDecoder(cfg *config) (flagDecoder, error) {
 		return flagDecoder{}, fmt.Errorf("-beam, -draft/-speculate and -no-cache are different decoders: use one at a time")
 	case cfg.beam < 0:
 		return flagDecoder{}, fmt.Errorf("-beam = %d: beam width must be at least 1 (0 is off)", cfg.beam)
-	case cfg.beam > engine.MaxBeamWidth:
-		return flagDecoder{}, fmt.Errorf("-beam = %d: beam width must be at most %d (0 is off)", cfg.beam, engine.MaxBeamWidth)
+	case cfg.beam > decoding.MaxBeamWidth:
+		return flagDecoder{}, fmt.Errorf("-beam = %d: beam width must be at most %d (0 is off)", cfg.beam, decoding.MaxBeamWidth)
 	case cfg.beam > 0:
 		if f := given("temperature", "topk", "topp", "minp", "seed", "repeat-penalty", "presence", "frequency", "penalty-window", "logprobs"); len(f) > 0 {
 			return flagDecoder{}, fmt.Errorf("-%s = %s: beam search does not sample; it keeps the %d likeliest continuations by the model's own log-probabilities, so -%s would change nothing (remove it)", f[0], cfg.set[f[0]], cfg.beam, f[0])
@@ -136,12 +137,12 @@ func neutral(name string, cfg *config) bool {
 // decoderFor turns the flags' decoder into the engine's, once the model,
 // its tokenizer and the prompt are known: for speculative decoding it loads
 // the draft and checks that it fits this run.
-func decoderFor(dec flagDecoder, m *engine.Model, tok *engine.Tokenizer, prompt string, maxNew int) (engine.Decoder, error) {
+func decoderFor(dec flagDecoder, m *engine.Model, tok *engine.Tokenizer, prompt string, maxNew int) (decoding.Decoder, error) {
 	switch dec.kind {
 	case "beam":
-		return engine.Beam{Width: dec.width}, nil
+		return decoding.Beam{Width: dec.width}, nil
 	case "no-cache":
-		return engine.NoCache{}, nil
+		return decoding.NoCache{}, nil
 	case "speculative":
 		d, err := loadDraft(dec.draft, m, tok)
 		if err != nil {
@@ -162,14 +163,14 @@ func decoderFor(dec flagDecoder, m *engine.Model, tok *engine.Tokenizer, prompt 
 			return nil, fmt.Errorf("-draft = %q: its context is %d tokens, shorter than the model's %d, and this run needs %s; use a draft with a context of at least %d tokens, or -n %d or less",
 				dec.draft, d.Config.SeqLen, m.Config.SeqLen, wanted, min(need, m.Config.SeqLen), d.Config.SeqLen-len(ids))
 		}
-		return engine.Speculation{Drafter: engine.DraftLM{LM: engine.NewModelLM(d, 1)}, Gamma: dec.gamma}, nil
+		return decoding.Speculation{Drafter: decoding.DraftLM{LM: engine.NewModelLM(d, 1)}, Gamma: dec.gamma}, nil
 	}
 	return nil, nil
 }
 
 // notes says what a decoder did, from the last step's Stats, for the
 // summary after the text.
-func notes(dec flagDecoder, last engine.Step) []string {
+func notes(dec flagDecoder, last decoding.Step) []string {
 	if last.Stats == nil {
 		return nil
 	}

@@ -2,7 +2,7 @@
 
 Run by python_test.go against a server it started: python openai_client.py
 BASE_URL EXPECTED, where EXPECTED is a JSON object with the question and
-engine.Chat's greedy answer to it. Prints a line per check and exits 1 if
+decoding.Chat's greedy answer to it. Prints a line per check and exits 1 if
 any failed.
 """
 
@@ -27,7 +27,7 @@ def check(name, ok, detail=""):
 # A plain answer, with log-probabilities: the engine's, token for token.
 got = client.chat.completions.create(**greedy, logprobs=True, top_logprobs=3)
 text = got.choices[0].message.content
-check("chat equals engine.Chat", text == expected["answer"], repr(text))
+check("chat equals decoding.Chat", text == expected["answer"], repr(text))
 content = got.choices[0].logprobs.content
 joined = b"".join(bytes(c.bytes) for c in content).decode("utf-8")
 check("logprobs cover the answer", joined == expected["answer"], repr(joined))
@@ -42,7 +42,7 @@ for chunk in stream:
         pieces.append(choice.delta.content or "")
         finish = choice.finish_reason or finish
     usage = chunk.usage or usage
-check("streamed equals engine.Chat", "".join(pieces) == expected["answer"], repr("".join(pieces)))
+check("streamed equals decoding.Chat", "".join(pieces) == expected["answer"], repr("".join(pieces)))
 check("stream ends with a finish reason and usage", finish in ("stop", "length") and usage is not None, f"{finish} {usage}")
 
 # stop: the answer ends before the stop string, finish_reason stop.

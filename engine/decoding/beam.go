@@ -379,6 +379,9 @@ type Beam struct {
 }
 
 func (b Beam) check(o Options) error {
+	if err := unconstrained(o, b); err != nil {
+		return err
+	}
 	if err := checkBeam(b.Width, b.LengthPenalty); err != nil {
 		return &SettingError{"Decoder", b, err.Error()}
 	}
@@ -389,6 +392,16 @@ func (b Beam) generate(d *decoding, m *engine.Model, opts Options, yield func(St
 	o := BeamOptions{Width: b.Width, LengthPenalty: b.LengthPenalty, MaxNewTokens: d.positions() - d.prompt, IsEnd: d.isEnd}
 	d.mark = time.Now()
 	searchBeams(d, engine.NewModelLM(m, 2*b.Width), o, yield)
+}
+
+// unconstrained refuses Options.Constraint for decoder d, which weighs
+// tokens by the model's own distribution: a mask would change it under
+// it (beam search, speculative decoding).
+func unconstrained(o Options, d Decoder) error {
+	if o.Constraint != nil {
+		return &SettingError{"Decoder", d, "does not apply Options.Constraint (only the default decoder, NoCache and Shared do)"}
+	}
+	return nil
 }
 
 // checkUnsampled reports the first sampling setting of o that is on, for a

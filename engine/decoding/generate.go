@@ -149,14 +149,6 @@ func (o Options) Validate(vocabSize int) error {
 		if n := c.c.Vocabulary().Size(); vocabSize > 0 && n != vocabSize {
 			return &SettingError{"Constraint", c, fmt.Sprintf("the model has %d tokens: make the constraint with the model's tokenizer", vocabSize)}
 		}
-		switch o.Decoder.(type) {
-		case nil, NoCache:
-		default:
-			// Beam search and speculative decoding weigh tokens by the
-			// model's own distribution, which a mask would change under
-			// them.
-			return &SettingError{"Decoder", o.Decoder, "does not apply Options.Constraint (only the default decoder and NoCache do)"}
-		}
 	}
 	if o.Decoder != nil {
 		return o.Decoder.check(o)
@@ -479,9 +471,10 @@ func (o Options) pick(sampler *Sampler, tok *engine.Tokenizer, logits, masked []
 }
 
 // A Decoder chooses the tokens of Generate another way than sampling them
-// one at a time with the KV cache: Beam, Speculation or NoCache.
+// one at a time with the KV cache: Beam, Speculation, NoCache or Shared.
 type Decoder interface {
-	// check reports the settings of o the decoder cannot honour.
+	// check reports the settings of o the decoder cannot honour,
+	// Options.Constraint among them.
 	check(o Options) error
 	// generate runs the decoder after d's prompt and yields d's steps.
 	generate(d *decoding, m *engine.Model, o Options, yield func(Step, error) bool)

@@ -264,6 +264,9 @@ type Speculation struct {
 }
 
 func (s Speculation) check(o Options) error {
+	if err := unconstrained(o, s); err != nil {
+		return err
+	}
 	if s.Drafter == nil {
 		return &SettingError{"Decoder", s, "speculative decoding needs a Drafter"}
 	}

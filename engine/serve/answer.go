@@ -100,6 +100,14 @@ func generate(ctx context.Context, p *plan, i int, onStep func(decoding.Step) bo
 	opts.TopLogProbs = p.topLogprobs
 	opts.NoLogProbs = !p.logprobs
 	var c choice
+	if sched := p.sched; sched != nil {
+		seq, err := sched.NewSequence()
+		if err != nil {
+			return c, err
+		}
+		defer seq.Close()
+		opts.Decoder = decoding.Shared{Seq: seq}
+	}
 	for step, err := range decoding.Generate(ctx, p.model.Model, p.model.Tokenizer, p.prompt, opts) {
 		if err != nil {
 			return c, err

@@ -50,11 +50,18 @@
 // servers ignore them; a field it defines that this server cannot honour
 // (tools, audio, images, echo…) is refused by name, never dropped.
 //
+// Many requests are answered at once by continuous batching (package
+// engine/schedule): every step of a model is one batched forward pass
+// over the next token of every generation running, and chunks of new
+// prompts, so the weights are read once a step for all of them. A
+// generation joins between two steps and leaves at once; its tokens are
+// the same, bit for bit, as if it ran alone. Config.Unbatched runs each
+// generation's passes on their own instead.
+//
 // Memory is bounded by the configuration: the models' weights, and for
 // each generation running at once (Config.Concurrent) at most one KV
 // cache of the model's context; requests past the running ones wait, up
 // to Config.Queue, and past that get 429 with Retry-After. A client that
-// disconnects cancels its generation. Generations run one sequence each,
-// side by side; serving many sequences in one batched pass is the next
-// step of lesson 15.
+// disconnects cancels its generation, which leaves the batch at the next
+// step.
 package serve

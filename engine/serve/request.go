@@ -15,6 +15,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
 	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/schedule"
 )
 
 // A request is read in three steps: the body, whole and bounded; its JSON,
@@ -34,6 +35,7 @@ const (
 // plan is a checked request: what to generate, how, and how to answer.
 type plan struct {
 	model        *Model
+	sched        *schedule.Scheduler // runs the model's passes, batched; nil: each generation its own
 	chat         bool
 	prompt       string // the text the model continues: for chat, the conversation rendered by the model's template
 	promptTokens int

@@ -18,6 +18,7 @@ import (
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/constrain"
 	"github.com/tokenbytoken/course/engine/decoding"
+	"github.com/tokenbytoken/course/engine/schedule"
 )
 
 // Model is a model the server answers for, under the name requests give.
@@ -59,11 +60,18 @@ type Config struct {
 	// APIKey, when set, is the key every request must bring as
 	// "Authorization: Bearer <key>"; it is compared in constant time.
 	APIKey string
-	// Concurrent is how many generations run at once (default 2: the
-	// machine's cores are shared among them), and Queue how many requests
-	// may wait for one (default 16). Past both, a request gets 429 with
-	// Retry-After.
+	// Concurrent is how many generations run at once (default 32), and
+	// Queue how many requests may wait for one (default 64). Past both,
+	// a request gets 429 with Retry-After.
 	Concurrent, Queue int
+	// Unbatched runs each generation's forward passes on their own, as a
+	// server without continuous batching does. By default a scheduler
+	// runs the next token of every generation of a model as one batched
+	// pass (package engine/schedule).
+	Unbatched bool
+	// Schedule sets the scheduler's limits (its zero value: the
+	// defaults).
+	Schedule schedule.Config
 	// MaxBodyBytes bounds a request's body (default 1 MiB): past it, 413.
 	MaxBodyBytes int64
 	// DefaultMaxTokens is how many tokens a request that sets no
@@ -76,8 +84,8 @@ type Config struct {
 
 // Defaults of Config's limits.
 const (
-	DefaultConcurrent   = 2
-	DefaultQueue        = 16
+	DefaultConcurrent   = 32
+	DefaultQueue        = 64
 	DefaultMaxBodyBytes = 1 << 20
 	maxN                = 8 // choices one request may ask for
 )
@@ -95,6 +103,9 @@ type Server struct {
 	slots  chan struct{} // a token a running generation
 	queued atomic.Int64  // requests waiting for a slot
 	closed atomic.Bool
+	// scheds run the passes of each model's generations, batched; none
+	// when each generation runs its own (Config.Unbatched).
+	scheds map[*Model]*schedule.Scheduler
 }
 
 // New makes a server for the configured models.
@@ -136,7 +147,29 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	return &Server{models: cfg.Models, cfg: cfg, slots: make(chan struct{}, cfg.Concurrent)}, nil
+	s := &Server{models: cfg.Models, cfg: cfg, slots: make(chan struct{}, cfg.Concurrent)}
+	if !cfg.Unbatched {
+		s.scheds = map[*Model]*schedule.Scheduler{}
+		for _, m := range cfg.Models {
+			sched, err := schedule.New(m.Model, cfg.Schedule)
+			if err != nil {
+				s.Stop()
+				return nil, fmt.Errorf("model %s: %w", m.ID, err)
+			}
+			s.scheds[m] = sched
+		}
+	}
+	return s, nil
+}
+
+// Stop ends the schedulers of the server's models, once no generation is
+// running (after Close and the HTTP server's Shutdown): a generation still
+// running then ends with an error.
+func (s *Server) Stop() {
+	for m, sched := range s.scheds {
+		sched.Close()
+		delete(s.scheds, m)
+	}
 }
 
 // Limits describes the server's bounds, for its start-up line: the memory
@@ -149,6 +182,12 @@ func (s *Server) Limits() string {
 		fmt.Fprintf(&b, "model %s: context %d tokens, KV cache at most %.0f MiB a generation\n", m.ID, c.SeqLen, float64(m.Model.KVCacheBytes(c.SeqLen))/(1<<20))
 	}
 	fmt.Fprintf(&b, "limits: %d generations at once, %d requests waiting, bodies up to %d KiB, %d choices a request", s.cfg.Concurrent, s.cfg.Queue, s.cfg.MaxBodyBytes>>10, maxN)
+	if sched := s.scheds[s.models[0]]; sched != nil {
+		c := sched.Config()
+		fmt.Fprintf(&b, "\nbatching: every generation's next token in one pass a step, with up to %d prompt tokens in chunks of %d", c.PrefillTokens, c.Chunk)
+	} else {
+		b.WriteString("\nbatching: off, each generation runs its own passes")
+	}
 	if s.cfg.DefaultMaxTokens > 0 {
 		fmt.Fprintf(&b, ", %d new tokens when max_tokens is not set", s.cfg.DefaultMaxTokens)
 	}
@@ -251,6 +290,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, p *plan) {
 		return
 	}
 	defer release()
+	p.sched = s.scheds[p.model]
 	answer(w, r.Context(), p)
 }
 
@@ -318,5 +358,6 @@ func Listen(cfg Config) (baseURL string, stop func(), err error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		hs.Shutdown(ctx)
+		s.Stop()
 	}, nil
 }

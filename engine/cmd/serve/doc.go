@@ -16,8 +16,11 @@
 //
 // It prints its limits (each model's context, the KV cache a generation
 // may take, how many generations run at once and how many requests may
-// wait) and the address it listens on, then serves until Ctrl-C. Package
-// engine/serve says what each request parameter does.
+// wait, and how it batches them) and the address it listens on, then
+// serves until Ctrl-C. Package engine/serve says what each request
+// parameter does. The generations of a model run as one batched pass a
+// step (continuous batching, package engine/schedule): each step runs the
+// next token of every generation, and up to -chunk tokens of new prompts.
 //
 // The flags are:
 //
@@ -27,8 +30,16 @@
 //	-api-key string
 //		The key every request must bring as Authorization: Bearer <key>
 //		(default: none asked).
+//	-batch
+//		Run the next token of every generation of a model as one batched
+//		pass (continuous batching); -batch=false runs each generation's
+//		passes on their own. (default true)
+//	-chunk int
+//		With -batch, the most tokens of one prompt a step runs: longer
+//		prompts run over several steps, and the other generations keep
+//		streaming. (default 512)
 //	-concurrent int
-//		Generations run at once. (default 2)
+//		Generations run at once. (default 32)
 //	-max-body int
 //		The largest request body, in bytes; past it, 413. (default 1048576)
 //	-max-tokens int
@@ -40,7 +51,7 @@
 //		built-in model) or GGUF files; a request names one by this name (a
 //		file by its base name). (default "smollm2")
 //	-queue int
-//		Requests that may wait for a generation; past them, 429. (default 16)
+//		Requests that may wait for a generation; past them, 429. (default 64)
 //
 // Exit status: 0 when stopped by Ctrl-C, 2 for a mistake on the command
 // line, 1 when a model cannot be loaded or the address cannot be used.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/models"
+	"github.com/tokenbytoken/course/engine/schedule"
 	"github.com/tokenbytoken/course/engine/serve"
 )
 
@@ -45,6 +46,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 	queue := fs.Int("queue", serve.DefaultQueue, "requests that may wait for a generation; past them, 429")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "the largest request body, in bytes; past it, 413")
 	maxTokens := fs.Int("max-tokens", 512, "the most tokens a request that sets no max_tokens may generate; 0: until the model ends or the context is full")
+	batch := fs.Bool("batch", true, "run the next token of every generation of a model as one batched pass (continuous batching); -batch=false runs each generation's passes on their own")
+	chunk := fs.Int("chunk", 512, "with -batch, the most tokens of one prompt a step runs: longer prompts run over several steps, and the other generations keep streaming")
 	if _, err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -60,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		return cli.Usagef("-max-body = %d: want 1 KiB to 1 GiB", *maxBody)
 	case *maxTokens < 0:
 		return cli.Usagef("-max-tokens = %d: want 0 (no limit but the context) or more", *maxTokens)
+	case *chunk < 1 || *chunk > 1<<16:
+		return cli.Usagef("-chunk = %d: want 1 to 65536", *chunk)
 	}
 	var served []*serve.Model
 	for _, name := range strings.Split(*models, ",") {
@@ -73,10 +78,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		}
 		served = append(served, m)
 	}
-	srv, err := serve.New(serve.Config{Models: served, APIKey: *apiKey, Concurrent: *concurrent, Queue: *queue, MaxBodyBytes: *maxBody, DefaultMaxTokens: *maxTokens})
+	srv, err := serve.New(serve.Config{Models: served, APIKey: *apiKey, Concurrent: *concurrent, Queue: *queue, MaxBodyBytes: *maxBody, DefaultMaxTokens: *maxTokens,
+		Unbatched: !*batch, Schedule: schedule.Config{Chunk: *chunk}})
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}
+	defer srv.Stop()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)

@@ -38,11 +38,15 @@ func course(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 // smolLM2 is SmolLM2-135M-Instruct, where the install step put it.
 func smolLM2(t *testing.T) (*engine.Model, *engine.Tokenizer) {
 	t.Helper()
-	m, tok, err := engine.Load(testmodel.Path(t, testmodel.SmolLM2), "")
+	m, tok, err := smolLM2Bench(t)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m, tok
+}
+
+func smolLM2Bench(t testing.TB) (*engine.Model, *engine.Tokenizer, error) {
+	return engine.Load(testmodel.Path(t, testmodel.SmolLM2), "")
 }
 
 // job is one generation: its prompt and settings.

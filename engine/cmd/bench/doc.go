@@ -51,7 +51,10 @@
 // ratios, with what decoding.Generate and the generate command keep of the
 // raw decode's rate. versus-llamacpp.sh compares decode and prefill with
 // a llama.cpp build the user names, and versus-smollm2.sh does so on
-// SmolLM2. Each run of them that finishes is appended
+// SmolLM2. versus-server.sh serves SmolLM2 with the course's server and
+// with llama.cpp's llama-server, one after the other, and drives both
+// with engine/cmd/load at 1, 4, 16 and 32 clients at once: many users,
+// continuous batching. Each run of them that finishes is appended
 // to results.md, beside them, with its command, commit, date and machine:
 // the figures, kept out of the code's comments, and how they move over time.
 //

@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// FuzzSampler feeds the sampler any logits and any settings. The answer
-// must be a token id that exists and that the stages allowed, or an error
-// with NoToken — never a default id. Settings that Validate accepts, on
-// logits of ordinary size, must always give a token. SampleTrace must draw
-// the same token and never record NaN.
+// FuzzSampler feeds the sampler any logits and any settings. Settings
+// that Validate refuses, NewSampler refuses too, with the same error. On
+// settings it accepts, the answer must be a token id that exists and that
+// the stages allowed, or an error with NoToken — never a default id — and
+// on logits of ordinary size always a token. SampleTrace must draw the
+// same token and never record NaN.
 func FuzzSampler(f *testing.F) {
 	f.Add([]byte{0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64}, 1.0, 0, 1.0, 0.0, 1.0, 0.0, 0.0, 0, uint64(1), []byte{0, 1})
 	f.Add([]byte{0, 0, 192, 127, 0, 0, 128, 63}, 0.8, 2, 0.9, 0.05, 1.3, 0.5, 0.5, 2, uint64(7), []byte{1, 1, 1})
@@ -35,21 +36,25 @@ func FuzzSampler(f *testing.F) {
 		if len(logits) > 0 {
 			o.LogitBias = map[int]float32{0: float32(math.Inf(-1))} // ban token 0
 		}
-		valid := o.validateSampling(len(logits)) == nil
-
-		s := o.sampler() // unchecked: Sample must check for itself
+		invalid := o.validateSampling(len(logits))
+		s, err := o.NewSampler(len(logits))
+		switch {
+		case invalid != nil && (err == nil || err.Error() != invalid.Error()):
+			t.Fatalf("settings %+v: Validate says %v, NewSampler %v", o, invalid, err)
+		case invalid != nil:
+			return
+		case err != nil:
+			t.Fatalf("settings %+v: Validate accepts them, NewSampler says %v", o, err)
+		}
 		id, err := s.Sample(logits, history...)
 		if err != nil {
 			if id != NoToken {
 				t.Fatalf("error %q came with id %d, not NoToken", err, id)
 			}
-			if valid && ordinary && len(logits) > 0 {
+			if ordinary && len(logits) > 0 {
 				t.Fatalf("valid settings %+v on ordinary logits %v: %v", o, logits, err)
 			}
 			return
-		}
-		if !valid {
-			t.Fatalf("settings %+v are invalid but Sample drew %d", o, id)
 		}
 		if id < 0 || id >= len(logits) {
 			t.Fatalf("Sample returned id %d for %d logits", id, len(logits))

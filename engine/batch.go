@@ -294,9 +294,9 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 				t = prof.tick(PartNorm, t, Cost{})
 			}
 			L.Wq.PrepareBatch(xbr, m, &vs.q)
-			matmulTokens(q[i0*dim:], L.Wq, m, &vs.q)
-			matmulTokens(k[i0*kvDim:], L.Wk, m, tokensFor(L.Wk, xbr, m, &vs.q, &vs.k))
-			matmulTokens(v[i0*kvDim:], L.Wv, m, tokensFor(L.Wv, xbr, m, &vs.q, &vs.v))
+			mulTokens(q[i0*dim:], L.Wq, m, &vs.q, m == n)
+			mulTokens(k[i0*kvDim:], L.Wk, m, tokensFor(L.Wk, xbr, m, &vs.q, &vs.k), m == n)
+			mulTokens(v[i0*kvDim:], L.Wv, m, tokensFor(L.Wv, xbr, m, &vs.q, &vs.v), m == n)
 			for i := i0; i < i1; i++ {
 				r := rows[i]
 				ki, vi := k[i*kvDim:(i+1)*kvDim], v[i*kvDim:(i+1)*kvDim]
@@ -326,7 +326,7 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr, xb2r := x[i0*dim:i1*dim], xb[i0*dim:i1*dim], xb2[i0*dim:i1*dim]
 			L.Wo.PrepareBatch(xbr, m, &vs.o)
-			matmulTokens(xb2r, L.Wo, m, &vs.o)
+			mulTokens(xb2r, L.Wo, m, &vs.o, m == n)
 			add(xr, xb2r)
 			if prof != nil {
 				t = prof.tick(PartAttention, t, Cost{})
@@ -337,11 +337,11 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 			}
 			hbr, hb2r := hb[i0*hidden:i1*hidden], hb2[i0*hidden:i1*hidden]
 			L.W1.PrepareBatch(xbr, m, &vs.gate)
-			matmulTokens(hbr, L.W1, m, &vs.gate)
-			matmulTokens(hb2r, L.W3, m, tokensFor(L.W3, xbr, m, &vs.gate, &vs.up))
+			mulTokens(hbr, L.W1, m, &vs.gate, m == n)
+			mulTokens(hb2r, L.W3, m, tokensFor(L.W3, xbr, m, &vs.gate, &vs.up), m == n)
 			s.swiglu(hbr, hb2r)
 			L.W2.PrepareBatch(hbr, m, &vs.down)
-			matmulTokens(xbr, L.W2, m, &vs.down)
+			mulTokens(xbr, L.W2, m, &vs.down, m == n)
 			add(xr, xbr)
 			if prof != nil {
 				t = prof.tick(PartMLP, t, Cost{})
@@ -479,5 +479,22 @@ func (s *State) attendTiles(l int, rows []row, i0, i1 int, xb, q []float32) {
 			ggml.AttendTiled(xb[at+h*hs:], dim, q[at+h*hs:], dim, hs, r1-r0, pos0+r0,
 				kl.halfKeys[kvOff:], kl.halfValues[kvOff:], kvDim, scale, &s.flash[worker])
 		}
+	})
+}
+
+// mulTokens is matmulTokens for m tokens of a pass. When they are all the
+// pass's tokens (byTokens did not share them among the cores: a batch of
+// a few rows, a decoding step of one or a few sequences), the rows of w
+// are shared among the cores instead. Each number is computed the same
+// way whatever the ranges (Matrix.MulBatch), so either way gives the same
+// bits.
+func mulTokens(out []float32, w *Matrix, m int, v *quant.Vec, all bool) {
+	if !all || maxWorkers() < 2 || m*w.Rows()*w.Cols() < parallelThreshold {
+		matmulTokens(out, w, m, v)
+		return
+	}
+	blocks := (w.Rows() + 3) / 4
+	parallelFor(blocks, true, func(_, b0, b1 int) {
+		w.MulBatch(out, v, 0, m, 4*b0, min(4*b1, w.Rows()))
 	})
 }

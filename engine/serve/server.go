@@ -182,14 +182,14 @@ func (s *Server) Limits() string {
 		fmt.Fprintf(&b, "model %s: context %d tokens, KV cache at most %.0f MiB a generation\n", m.ID, c.SeqLen, float64(m.Model.KVCacheBytes(c.SeqLen))/(1<<20))
 	}
 	fmt.Fprintf(&b, "limits: %d generations at once, %d requests waiting, bodies up to %d KiB, %d choices a request", s.cfg.Concurrent, s.cfg.Queue, s.cfg.MaxBodyBytes>>10, maxN)
+	if s.cfg.DefaultMaxTokens > 0 {
+		fmt.Fprintf(&b, ", %d new tokens when max_tokens is not set", s.cfg.DefaultMaxTokens)
+	}
 	if sched := s.scheds[s.models[0]]; sched != nil {
 		c := sched.Config()
 		fmt.Fprintf(&b, "\nbatching: every generation's next token in one pass a step, with up to %d prompt tokens in chunks of %d", c.PrefillTokens, c.Chunk)
 	} else {
 		b.WriteString("\nbatching: off, each generation runs its own passes")
-	}
-	if s.cfg.DefaultMaxTokens > 0 {
-		fmt.Fprintf(&b, ", %d new tokens when max_tokens is not set", s.cfg.DefaultMaxTokens)
 	}
 	return b.String()
 }

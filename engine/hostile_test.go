@@ -47,31 +47,6 @@ func TestUnderMemoryLimit(t *testing.T) {
 	})
 }
 
-// noPanic runs f and turns a panic into a test failure naming the case.
-func noPanic(t *testing.T, name string, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("%s: panicked: %v", name, r)
-		}
-	}()
-	f()
-}
-
-// wantErr fails unless err is an error whose text holds every one of want.
-func wantErr(t *testing.T, name string, err error, want ...string) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error; want one containing %q", name, want)
-		return
-	}
-	for _, w := range want {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("%s: error %q lacks %q", name, err, w)
-		}
-	}
-}
-
 // deepModel is a model whose file is small (12 MB) but whose header claims
 // a context of 2^20 tokens over 256 layers: its full KV cache would be
 // 2 × 256 × 2^20 × 32 × 4 bytes = 68.7 GB.
@@ -139,9 +114,9 @@ func hostileMemory(t *testing.T) {
 			return err
 		}, []string{"tokenizing a text of 8388608 bytes", "GB, but only"}},
 	} {
-		noPanic(t, c.name, func() {
+		limittest.NoPanic(t, c.name, func() {
 			err := c.run()
-			wantErr(t, c.name, err, c.want...)
+			limittest.WantErr(t, c.name, err, c.want...)
 			var me *MemoryError
 			if err != nil && !errors.As(err, &me) {
 				t.Errorf("%s: %v is not a *MemoryError", c.name, err)
@@ -173,7 +148,7 @@ func hostileFiles(t *testing.T) {
 		go func() { done <- c.load() }()
 		select {
 		case err := <-done:
-			wantErr(t, c.name, err, c.want)
+			limittest.WantErr(t, c.name, err, c.want)
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: still blocked after 5 s", c.name)
 		}
@@ -195,16 +170,16 @@ func hostileWeights(t *testing.T) {
 		{"-Inf in the embedding", func(w *Weights) []float32 { return w.TokenEmbedding }, float32(math.Inf(-1)), "weight token_embedding[5] is -Inf"},
 		{"NaN in rms_final", func(w *Weights) []float32 { return w.RMSFinal }, float32(math.NaN()), "weight rms_final[5] is NaN"},
 	} {
-		noPanic(t, c.name, func() {
+		limittest.NoPanic(t, c.name, func() {
 			m := randomModel(tinyConfig, 5)
 			c.tensor(m.Weights())[5] = c.value
 			_, err := ParseModel(encodeModel(t, m))
-			wantErr(t, "ParseModel with "+c.name, err, c.want)
+			limittest.WantErr(t, "ParseModel with "+c.name, err, c.want)
 
 			m = randomModel(Config{Dim: 8, HiddenDim: 8, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: 16, SeqLen: 16, SharedClassifier: true}, 5)
 			c.tensor(m.Weights())[5] = c.value
 			_, err = m.NewState().Forward(1, 0)
-			wantErr(t, "Forward with "+c.name, err, "logits after position", "are not numbers")
+			limittest.WantErr(t, "Forward with "+c.name, err, "logits after position", "are not numbers")
 		})
 	}
 }
@@ -240,7 +215,7 @@ func hostileAPI(t *testing.T) {
 		{"NewNoCacheLM(nil).NextLogits", func() error { _, err := NewNoCacheLM(nil).NextLogits([]int{1}, 1); return err }, "NoCacheLM has no model"},
 		{"nil Tokenizer's Encode", func() error { var t *Tokenizer; _, err := t.Encode("x", true, false); return err }, "nil *Tokenizer"},
 	} {
-		noPanic(t, c.name, func() { wantErr(t, c.name, c.run(), c.want) })
+		limittest.NoPanic(t, c.name, func() { limittest.WantErr(t, c.name, c.run(), c.want) })
 	}
 }
 

@@ -48,31 +48,6 @@ func TestUnderMemoryLimit(t *testing.T) {
 	})
 }
 
-// noPanic runs f and turns a panic into a test failure naming the case.
-func noPanic(t *testing.T, name string, f func()) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("%s: panicked: %v", name, r)
-		}
-	}()
-	f()
-}
-
-// wantErr fails unless err is an error whose text holds every one of want.
-func wantErr(t *testing.T, name string, err error, want ...string) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: no error; want one containing %q", name, want)
-		return
-	}
-	for _, w := range want {
-		if !strings.Contains(err.Error(), w) {
-			t.Errorf("%s: error %q lacks %q", name, err, w)
-		}
-	}
-}
-
 // deepModel is a model whose file is small (12 MB) but whose header claims
 // a context of 2^20 tokens over 256 layers: its full KV cache would be
 // 2 × 256 × 2^20 × 32 × 4 bytes = 68.7 GB.
@@ -126,9 +101,9 @@ func hostileMemory(t *testing.T) {
 			return err
 		}, []string{"beam width = 101: must be between 1 and 100"}},
 	} {
-		noPanic(t, c.name, func() {
+		limittest.NoPanic(t, c.name, func() {
 			err := c.run()
-			wantErr(t, c.name, err, c.want...)
+			limittest.WantErr(t, c.name, err, c.want...)
 			var me *engine.MemoryError
 			if err != nil && !errors.As(err, &me) && !strings.Contains(c.name, "101 wide") {
 				t.Errorf("%s: %v is not a *MemoryError", c.name, err)
@@ -173,8 +148,8 @@ func hostileSettings(t *testing.T) {
 		{Options{TopLogProbs: -1}, "TopLogProbs = -1"},
 		{Options{Stop: []string{"x", ""}}, `Stop[1] = "": an empty stop sequence`},
 	} {
-		noPanic(t, fmt.Sprintf("%+v", c.o), func() {
-			wantErr(t, fmt.Sprintf("Validate(%+v)", c.o), c.o.Validate(4), c.want)
+		limittest.NoPanic(t, fmt.Sprintf("%+v", c.o), func() {
+			limittest.WantErr(t, fmt.Sprintf("Validate(%+v)", c.o), c.o.Validate(4), c.want)
 			if _, err := c.o.NewSampler(4); err == nil && c.o.MaxNewTokens == 0 && c.o.TopLogProbs == 0 && c.o.Stop == nil {
 				t.Errorf("NewSampler(%+v) accepted it", c.o)
 			}
@@ -204,15 +179,15 @@ func hostileLogits(t *testing.T) {
 		{"repetition penalty 0.01 on a huge logit", Options{Temperature: 1, RepetitionPenalty: 0.01}, []float32{3e38, 1}, []int{0}, "the repetition penalty stage made token 0's logit +Inf"},
 		{"a ban of a token outside the logits", Options{LogitBias: map[int]float32{5: -1}}, []float32{1, 2}, nil, "LogitBias[5] = -1: token id 5 is outside the vocabulary (0..1)"},
 	} {
-		noPanic(t, c.name, func() {
+		limittest.NoPanic(t, c.name, func() {
 			s := c.o.sampler() // unchecked, as a caller might set the fields
 			id, err := s.Sample(c.logits, c.history...)
-			wantErr(t, c.name, err, c.want)
+			limittest.WantErr(t, c.name, err, c.want)
 			if id != NoToken {
 				t.Errorf("%s: Sample returned id %d with its error; want NoToken", c.name, id)
 			}
 			id, stages, err := s.SampleTrace(c.logits, c.history)
-			wantErr(t, c.name+" (SampleTrace)", err, c.want)
+			limittest.WantErr(t, c.name+" (SampleTrace)", err, c.want)
 			if id != NoToken {
 				t.Errorf("%s: SampleTrace returned id %d with its error", c.name, id)
 			}
@@ -226,24 +201,24 @@ func hostileLogits(t *testing.T) {
 			}
 		})
 	}
-	noPanic(t, "nil *Sampler", func() {
+	limittest.NoPanic(t, "nil *Sampler", func() {
 		var s *Sampler
 		_, err := s.Sample([]float32{1})
-		wantErr(t, "nil *Sampler", err, "nil *Sampler")
+		limittest.WantErr(t, "nil *Sampler", err, "nil *Sampler")
 	})
-	noPanic(t, "zero Sampler", func() {
+	limittest.NoPanic(t, "zero Sampler", func() {
 		id, err := (&Sampler{}).Sample([]float32{0, 1})
 		if err != nil || id != 1 {
 			t.Errorf("the zero Sampler (greedy): %d, %v; want 1", id, err)
 		}
 	})
-	noPanic(t, "LogitBias of a sampler made without a vocabulary", func() {
+	limittest.NoPanic(t, "LogitBias of a sampler made without a vocabulary", func() {
 		s, err := Options{Temperature: 1, LogitBias: map[int]float32{5: -1}}.NewSampler(0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = s.Sample([]float32{0, 1})
-		wantErr(t, "LogitBias[5] on two logits", err, "LogitBias[5] = -1: token id 5 is outside the vocabulary (0..1)")
+		limittest.WantErr(t, "LogitBias[5] on two logits", err, "LogitBias[5] = -1: token id 5 is outside the vocabulary (0..1)")
 	})
 	// Decode and Argmax never hand out a token that does not exist.
 	if got := Argmax([]float32{nan, nan}); got != NoToken {
@@ -253,7 +228,7 @@ func hostileLogits(t *testing.T) {
 		t.Errorf("Argmax([NaN 1 3 NaN]) = %d, want 2", got)
 	}
 	for _, err := range sampleLoop(fixedLM(0.5, 0.5), []int{0}, 3, func([]float32) int { return NoToken }, nil) {
-		wantErr(t, "Decode with a pick that fails", err, "pick returned token id -1")
+		limittest.WantErr(t, "Decode with a pick that fails", err, "pick returned token id -1")
 		break
 	}
 }
@@ -273,7 +248,7 @@ func hostileWeights(t *testing.T) {
 		{"-Inf in the embedding", func(w *engine.Weights) []float32 { return w.TokenEmbedding }, float32(math.Inf(-1)), "weight token_embedding[5] is -Inf"},
 		{"NaN in rms_final", func(w *engine.Weights) []float32 { return w.RMSFinal }, float32(math.NaN()), "weight rms_final[5] is NaN"},
 	} {
-		noPanic(t, c.name, func() {
+		limittest.NoPanic(t, c.name, func() {
 			tok := byteTokenizer()
 			m := randomModel(engine.Config{Dim: 8, HiddenDim: 8, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: tok.VocabSize(), SeqLen: 16, SharedClassifier: true}, 5)
 			c.tensor(m.Weights())[5] = c.value
@@ -281,7 +256,7 @@ func hostileWeights(t *testing.T) {
 			for _, err := range Generate(context.Background(), m, tok, "x", Options{MaxNewTokens: 3}) {
 				last = err
 			}
-			wantErr(t, "Generate with "+c.name, last, "logits after position", "are not numbers")
+			limittest.WantErr(t, "Generate with "+c.name, last, "logits after position", "are not numbers")
 		})
 	}
 }
@@ -350,7 +325,7 @@ func hostileAPI(t *testing.T) {
 			return err
 		}, "row 0 of its logits gave token 0 the logit NaN"},
 	} {
-		noPanic(t, c.name, func() { wantErr(t, c.name, c.run(), c.want) })
+		limittest.NoPanic(t, c.name, func() { limittest.WantErr(t, c.name, c.run(), c.want) })
 	}
 }
 

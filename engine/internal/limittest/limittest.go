@@ -209,3 +209,30 @@ func oomNote(out string) string {
 	}
 	return ""
 }
+
+// NoPanic runs f and turns a panic into a test failure naming the case:
+// a hostile input must end in an error, never a crash.
+func NoPanic(t *testing.T, name string, f func()) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: panicked: %v", name, r)
+		}
+	}()
+	f()
+}
+
+// WantErr fails unless err is an error whose text holds every one of
+// want.
+func WantErr(t *testing.T, name string, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error; want one containing %q", name, want)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q lacks %q", name, err, w)
+		}
+	}
+}

@@ -482,12 +482,13 @@ func (s *State) attendTiles(l int, rows []row, i0, i1 int, xb, q []float32) {
 	})
 }
 
-// mulTokens is matmulTokens for m tokens of a pass. When they are all the
-// pass's tokens (byTokens did not share them among the cores: a batch of
-// a few rows, a decoding step of one or a few sequences), the rows of w
-// are shared among the cores instead. Each number is computed the same
-// way whatever the ranges (Matrix.MulBatch), so either way gives the same
-// bits.
+// mulTokens is matmulTokens for m tokens of a pass, prepared in v. When
+// they are all the pass's tokens (byTokens did not share them among the
+// cores: a batch of a few rows, a decoding step of one or a few
+// sequences), the rows of w are shared among the cores instead, in blocks
+// of 4, as matmulBatch shares the classifier's. Each number is computed
+// the same way whatever the ranges (Matrix.MulBatch), so either way gives
+// the same bits.
 func mulTokens(out []float32, w *Matrix, m int, v *quant.Vec, all bool) {
 	if !all || maxWorkers() < 2 || m*w.Rows()*w.Cols() < parallelThreshold {
 		matmulTokens(out, w, m, v)

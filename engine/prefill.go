@@ -201,10 +201,7 @@ func tokensFor(w *Matrix, x []float32, n int, shared, own *quant.Vec) *quant.Vec
 // and each weight is read once for all n rows.
 func matmulBatch(out, x []float32, w *Matrix, n int, v *quant.Vec) {
 	w.PrepareBatch(x, n, v)
-	blocks := (w.Rows() + 3) / 4
-	parallelFor(blocks, n*w.Rows()*w.Cols() >= parallelThreshold, func(_, b0, b1 int) {
-		w.MulBatch(out, v, 0, n, 4*b0, min(4*b1, w.Rows()))
-	})
+	mulTokens(out, w, n, v, true)
 }
 
 // rmsnormRows applies rmsnorm to every row of width dim.

@@ -732,3 +732,135 @@ func TestConcurrentRequestsBatched(t *testing.T) {
 	}
 	t.Logf("scheduler: %+v", stats)
 }
+
+// TestSoakShort is the short soak: 24 clients on loopback for a few
+// seconds, sending completions one after another, some streamed, some of
+// them hanging up after the first pieces, some with prompts long enough
+// to run in several chunks. Every answer that completes is the one its
+// request gets alone, bit for bit in its text; every sequence, finished
+// or abandoned, is closed at the end; nothing fails.
+func TestSoakShort(t *testing.T) {
+	m := builtIn(t)
+	cfg := Config{Models: []*Model{m}, Schedule: schedule.Config{Chunk: 32, PrefillTokens: 64}}
+	s, url := start(t, cfg)
+	long := strings.Repeat("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n", 12)
+	prompts := []string{"func main() {", "package ", "// Copyright", long, "type Reader interface {", long + "func"}
+	type answer struct {
+		prompt string
+		max    int
+		text   string
+	}
+	var (
+		mu        sync.Mutex
+		answers   []answer
+		hungUp    int
+		failures  []string
+		deadline  = time.Now().Add(3 * time.Second)
+		wg        sync.WaitGroup
+		requests  int
+		completed int
+	)
+	for c := range 24 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; time.Now().Before(deadline); i++ {
+				prompt, max := prompts[(c+i)%len(prompts)], 8+(c*7+i*3)%24
+				body := fmt.Sprintf(`{"model": "default", "prompt": %q, "temperature": 0, "max_tokens": %d, "stream": %v}`, prompt, max, c%2 == 0)
+				ctx, cancel := context.WithCancel(context.Background())
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/completions", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					cancel()
+					mu.Lock()
+					failures = append(failures, err.Error())
+					mu.Unlock()
+					return
+				}
+				text, ok, problem := readAnswer(resp, c%2 == 0, c%3 == 0 && i%2 == 1)
+				resp.Body.Close()
+				cancel()
+				mu.Lock()
+				requests++
+				switch {
+				case problem != "":
+					failures = append(failures, problem)
+				case ok:
+					completed++
+					answers = append(answers, answer{prompt, max, text})
+				default:
+					hungUp++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Fatalf("%d of %d requests failed, the first: %s", len(failures), requests, failures[0])
+	}
+	// The abandoned generations leave at the next step: wait for them.
+	for end := time.Now().Add(5 * time.Second); s.scheds[m].Stats().Sequences != 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stats := s.scheds[m].Stats()
+	if stats.Sequences != 0 {
+		t.Errorf("%d sequences still open after every client left", stats.Sequences)
+	}
+	alone := map[string]string{}
+	for _, a := range answers {
+		key := fmt.Sprint(a.max, a.prompt)
+		want, ok := alone[key]
+		if !ok {
+			want, _, _, _ = engineText(t, m, a.prompt, decoding.Options{MaxNewTokens: a.max}, true)
+			alone[key] = want
+		}
+		if a.text != want {
+			t.Errorf("prompt %q, max_tokens %d: under load %q; alone %q", clip(a.prompt, 40), a.max, a.text, want)
+		}
+	}
+	if completed == 0 || hungUp == 0 || stats.MostActive < 8 {
+		t.Errorf("the soak did not soak: %d completed, %d hung up, at most %d sequences in a step", completed, hungUp, stats.MostActive)
+	}
+	t.Logf("%d requests: %d completed, %d hung up; scheduler %+v", requests, completed, hungUp, stats)
+}
+
+// readAnswer reads a completion's text, streamed or not; with hangUp it
+// reads the first two events of a stream and stops (ok false).
+func readAnswer(resp *http.Response, streamed, hangUp bool) (text string, ok bool, problem string) {
+	if resp.StatusCode != http.StatusOK {
+		data, _ := io.ReadAll(resp.Body)
+		return "", false, fmt.Sprintf("status %d: %s", resp.StatusCode, data)
+	}
+	if !streamed {
+		var out map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			return "", false, err.Error()
+		}
+		return out["choices"].([]any)[0].(map[string]any)["text"].(string), true, ""
+	}
+	sc := bufio.NewScanner(resp.Body)
+	events := 0
+	for sc.Scan() {
+		data, found := strings.CutPrefix(sc.Text(), "data: ")
+		if !found {
+			continue
+		}
+		if data == "[DONE]" {
+			return text, true, ""
+		}
+		events++
+		if hangUp && events == 2 {
+			return "", false, ""
+		}
+		var chunk map[string]any
+		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
+			return "", false, fmt.Sprintf("an event that is not JSON: %q", data)
+		}
+		if choices, _ := chunk["choices"].([]any); len(choices) > 0 {
+			text += choices[0].(map[string]any)["text"].(string)
+		}
+	}
+	return "", false, fmt.Sprintf("the stream ended without [DONE]: %v", sc.Err())
+}

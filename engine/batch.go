@@ -77,7 +77,9 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 	}
 	c := s.Model.Config
 	p.rows, p.outs = p.rows[:0], p.outs[:0]
-	first := map[*KVCache][2]int{} // each cache's first and last position in the batch
+	// Each cache's rows: the first and last position, and how many.
+	type span struct{ lo, hi, n int }
+	spans := map[*KVCache]span{}
 	for i, r := range batch {
 		switch {
 		case r.Token < 0 || r.Token >= c.VocabSize:
@@ -89,11 +91,11 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 		case !r.Cache.fits(c, s.arith == LlamaCpp):
 			return nil, fmt.Errorf("pass: row %d: its cache is not one of this model's (make it with Model.NewCache)", i)
 		}
-		span, seen := first[r.Cache]
+		sp, seen := spans[r.Cache]
 		if !seen {
-			span = [2]int{r.Pos, r.Pos}
+			sp = span{r.Pos, r.Pos, 0}
 		}
-		first[r.Cache] = [2]int{min(span[0], r.Pos), max(span[1], r.Pos)}
+		spans[r.Cache] = span{min(sp.lo, r.Pos), max(sp.hi, r.Pos), sp.n + 1}
 		p.rows = append(p.rows, row{token: r.Token, pos: r.Pos, kv: r.Cache})
 		if r.Logits {
 			p.outs = append(p.outs, i)
@@ -101,28 +103,24 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 	}
 	// Each cache's rows must be consecutive positions, once each, the
 	// first of them no later than what the cache holds.
-	count := map[*KVCache]int{}
-	for _, r := range batch {
-		count[r.Cache]++
-	}
-	for kv, span := range first {
-		if n := span[1] - span[0] + 1; n != count[kv] {
-			return nil, fmt.Errorf("pass: a cache's %d rows are not consecutive positions, once each (they run from %d to %d)", count[kv], span[0], span[1])
+	for kv, sp := range spans {
+		if sp.hi-sp.lo+1 != sp.n {
+			return nil, fmt.Errorf("pass: a cache's %d rows are not consecutive positions, once each (they run from %d to %d)", sp.n, sp.lo, sp.hi)
 		}
-		if span[0] > kv.Len() {
-			return nil, fmt.Errorf("pass: a row at position %d follows a cache that holds positions 0..%d only", span[0], kv.Len()-1)
+		if sp.lo > kv.Len() {
+			return nil, fmt.Errorf("pass: a row at position %d follows a cache that holds positions 0..%d only", sp.lo, kv.Len()-1)
 		}
 	}
-	for kv, span := range first {
-		if err := kv.reserve(span[1] + 1); err != nil {
+	for kv, sp := range spans {
+		if err := kv.reserve(sp.hi + 1); err != nil {
 			return nil, err
 		}
 	}
 	if err := s.pass(ctx, p.rows, p.outs); err != nil {
 		return nil, err
 	}
-	for kv, span := range first {
-		kv.n = span[1] + 1
+	for kv, sp := range spans {
+		kv.n = sp.hi + 1
 	}
 	p.logits = p.logits[:0]
 	for k, i := range p.outs {

@@ -219,22 +219,6 @@ func hostileAPI(t *testing.T) {
 	}
 }
 
-// countingContext is a context whose Err reports cancellation from its
-// n-th call on, and counts the calls: a deterministic way to cancel in the
-// middle of a pass.
-type countingContext struct {
-	context.Context
-	calls, cancelAt int
-}
-
-func (c *countingContext) Err() error {
-	c.calls++
-	if c.calls >= c.cancelAt {
-		return context.Canceled
-	}
-	return nil
-}
-
 // hostileCancelledPrefill: a long prompt's single batched pass stops at
 // the first check after cancellation — between two layers — instead of
 // running every layer first.
@@ -242,12 +226,12 @@ func hostileCancelledPrefill(t *testing.T) {
 	c := Config{Dim: 16, HiddenDim: 16, NLayers: 8, NHeads: 2, NKVHeads: 2, VocabSize: 8, SeqLen: 64, SharedClassifier: true}
 	m := randomModel(c, 9)
 	prompt := make([]int, 60)
-	ctx := &countingContext{Context: context.Background(), cancelAt: 3}
+	ctx := limittest.CountingContext(3)
 	_, err := m.NewState().PrefillContext(ctx, prompt, 0)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled prefill returned %v, want context.Canceled", err)
 	}
-	if ctx.calls != 3 {
-		t.Errorf("the pass asked the context %d times; want it to stop at the 3rd check (of %d: five per layer)", ctx.calls, 5*c.NLayers)
+	if ctx.Calls != 3 {
+		t.Errorf("the pass asked the context %d times; want it to stop at the 3rd check (of %d: five per layer)", ctx.Calls, 5*c.NLayers)
 	}
 }

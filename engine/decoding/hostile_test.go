@@ -329,22 +329,6 @@ func hostileAPI(t *testing.T) {
 	}
 }
 
-// countingContext is a context whose Err reports cancellation from its
-// n-th call on, and counts the calls: a deterministic way to cancel in the
-// middle of a pass.
-type countingContext struct {
-	context.Context
-	calls, cancelAt int
-}
-
-func (c *countingContext) Err() error {
-	c.calls++
-	if c.calls >= c.cancelAt {
-		return context.Canceled
-	}
-	return nil
-}
-
 // hostileCancelledPrefill: a long prompt's single batched pass stops at
 // the first check after cancellation — between two layers — instead of
 // running every layer first.
@@ -354,7 +338,7 @@ func hostileCancelledPrefill(t *testing.T) {
 	tok := byteTokenizer()
 	c.VocabSize = tok.VocabSize()
 	m := randomModel(c, 9)
-	ctx := &countingContext{Context: context.Background(), cancelAt: 4}
+	ctx := limittest.CountingContext(4)
 	var steps []Step
 	for st, err := range Generate(ctx, m, tok, strings.Repeat("x", 50), Options{MaxNewTokens: 5}) {
 		if err != nil {
@@ -412,7 +396,7 @@ func hostileTrace(t *testing.T) {
 // hostileBeamCancel: beam search honours cancellation between the
 // questions of one step, and returns the best found so far.
 func hostileBeamCancel(t *testing.T) {
-	ctx := &countingContext{Context: context.Background(), cancelAt: 4}
+	ctx := limittest.CountingContext(4)
 	res, err := beamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, BeamOptions{Width: 3, MaxNewTokens: 10})
 	if !errors.Is(err, context.Canceled) || res == nil || len(res.Best.Tokens) != 1 {
 		t.Fatalf("cancelled within step 2: %v, %+v; want the best of step 1 and context.Canceled", err, res)

@@ -174,6 +174,15 @@ type request struct {
 	ready  chan struct{}
 }
 
+// rows appends the rows of r's next r.take tokens to batch, the last of
+// its tokens asking for logits.
+func (r *request) rows(batch []engine.Row) []engine.Row {
+	for at := r.done; at < r.done+r.take; at++ {
+		batch = append(batch, engine.Row{Token: r.tokens[at], Pos: r.pos + at, Cache: r.q.cache, Logits: at == len(r.tokens)-1})
+	}
+	return batch
+}
+
 // Logits runs the tokens of seq the sequence has not run, and returns the
 // logits after the last: see decoding.Sequence. The tokens run in the
 // scheduler's steps, a prompt in chunks. When ctx is done before they all
@@ -294,11 +303,7 @@ func (s *Scheduler) next(batch []engine.Row, taken []*request) ([]engine.Row, []
 	}
 	add := func(r *request, n int) {
 		r.take = n
-		for i := range n {
-			at := r.done + i
-			last := at == len(r.tokens)-1
-			batch = append(batch, engine.Row{Token: r.tokens[at], Pos: r.pos + at, Cache: r.q.cache, Logits: last})
-		}
+		batch = r.rows(batch)
 		taken = append(taken, r)
 	}
 	for _, r := range s.pending {
@@ -378,13 +383,8 @@ func (s *Scheduler) retry(taken []*request) {
 	s.stats.Retries++
 	s.mu.Unlock()
 	for _, r := range taken {
-		var rows []engine.Row
-		for i := range r.take {
-			at := r.done + i
-			rows = append(rows, engine.Row{Token: r.tokens[at], Pos: r.pos + at, Cache: r.q.cache, Logits: at == len(r.tokens)-1})
-		}
 		start := time.Now()
-		out, err := s.pass.Forward(context.Background(), rows)
+		out, err := s.pass.Forward(context.Background(), r.rows(nil))
 		s.finish([]*request{r}, out, err, time.Since(start))
 	}
 }

@@ -19,6 +19,7 @@ package limittest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -235,4 +236,27 @@ func WantErr(t *testing.T, name string, err error, want ...string) {
 			t.Errorf("%s: error %q lacks %q", name, err, w)
 		}
 	}
+}
+
+// Counting is a context whose Err reports cancellation from its
+// CancelAt-th call on, and counts the calls in Calls: a deterministic way
+// to cancel in the middle of a pass.
+type Counting struct {
+	context.Context
+	Calls, CancelAt int
+}
+
+// CountingContext returns a Counting context that is cancelled at the
+// cancelAt-th call of its Err.
+func CountingContext(cancelAt int) *Counting {
+	return &Counting{Context: context.Background(), CancelAt: cancelAt}
+}
+
+// Err reports context.Canceled from the CancelAt-th call on.
+func (c *Counting) Err() error {
+	c.Calls++
+	if c.Calls >= c.CancelAt {
+		return context.Canceled
+	}
+	return nil
 }

@@ -42,10 +42,10 @@ func (a Arithmetic) String() string {
 	return "unknown"
 }
 
-// ubatch is how many tokens llama.cpp runs through the model at once by
+// Ubatch is how many tokens llama.cpp runs through the model at once by
 // default (n_ubatch): a longer prompt goes in batches of this many, and
 // each batch's attention is tiled or not by its own length.
-const ubatch = 512
+const Ubatch = 512
 
 // rmsnormLlamaCpp is rmsnorm as llama.cpp computes it: the squares
 // (rounded to float32) summed in float64, their mean rounded to float32,

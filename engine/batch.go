@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tokenbytoken/course/engine/internal/f16"
@@ -25,8 +26,33 @@ import (
 // scores of the token that follows it.
 type Row struct {
 	Token, Pos int
-	Cache      *KVCache
+	Cache      Cache
 	Logits     bool
+}
+
+// Cache is where one sequence's keys and values stay between passes: a
+// KVCache, in one piece that grows, or a PagedCache, in blocks of a
+// BlockPool. A pass reads either the same way, and gives the same
+// numbers from both.
+type Cache interface {
+	// Len is the number of positions the cache holds.
+	Len() int
+
+	kvStore
+	// fits reports whether the cache is of the shape and numbers of a
+	// model of shape c whose cache holds f16 numbers when half is set.
+	fits(c Config, half bool) bool
+	// prepare makes room for positions up to end-1, about to be written
+	// from lo on (positions from lo on are replaced).
+	prepare(lo, end int) error
+	// record notes the token whose keys and values a pass wrote at pos,
+	// and whether its attention was by tiles.
+	record(pos, token int, tiled bool)
+	// written sets the length after a pass that wrote up to n-1.
+	written(n int)
+	// trim gives back the room prepare took beyond Len, after a pass
+	// that did not run.
+	trim()
 }
 
 // Pass runs forward passes of one model over batches of rows that may
@@ -37,6 +63,7 @@ type Pass struct {
 	st     State // scratch only: the rows bring their caches
 	rows   []row
 	outs   []int
+	tiled  []bool
 	logits [][]float32
 }
 
@@ -79,7 +106,7 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 	p.rows, p.outs = p.rows[:0], p.outs[:0]
 	// Each cache's rows: the first and last position, and how many.
 	type span struct{ lo, hi, n int }
-	spans := map[*KVCache]span{}
+	spans := map[Cache]span{}
 	for i, r := range batch {
 		switch {
 		case r.Token < 0 || r.Token >= c.VocabSize:
@@ -111,16 +138,33 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 			return nil, fmt.Errorf("pass: a row at position %d follows a cache that holds positions 0..%d only", sp.lo, kv.Len()-1)
 		}
 	}
+	undo := func() {
+		for kv := range spans {
+			kv.trim()
+		}
+	}
 	for kv, sp := range spans {
-		if err := kv.reserve(sp.hi + 1); err != nil {
+		if err := kv.prepare(sp.lo, sp.hi+1); err != nil {
+			undo()
 			return nil, err
 		}
 	}
 	if err := s.pass(ctx, p.rows, p.outs); err != nil {
+		undo()
 		return nil, err
 	}
+	p.tiled = slices.Grow(p.tiled[:0], len(batch))[:len(batch)]
+	clear(p.tiled)
+	for _, t := range s.batch.tiles {
+		for i := t[0]; i < t[1]; i++ {
+			p.tiled[i] = true
+		}
+	}
+	for i, r := range batch {
+		r.Cache.record(r.Pos, r.Token, p.tiled[i])
+	}
 	for kv, sp := range spans {
-		kv.n = sp.hi + 1
+		kv.written(sp.hi + 1)
 	}
 	p.logits = p.logits[:0]
 	for k, i := range p.outs {
@@ -140,12 +184,12 @@ type row struct {
 	kv         kvStore
 }
 
-// kvStore is where a sequence's keys and values are: a KVCache, or the
+// kvStore is where a sequence's keys and values are: a Cache, or the
 // scratch of a pass without a cache, which holds one layer at a time.
 type kvStore interface {
-	// layer views the keys and values of layer l for positions
-	// 0..n-1.
-	layer(l, n int) kvLayer
+	// layer views the keys and values of layer l, with room for the
+	// positions of the pass.
+	layer(l int) kvLayer
 }
 
 // batchBuffer holds the activations of a batched pass, one row per token.
@@ -172,6 +216,9 @@ type batchBuffer struct {
 	// tiles the runs of rows done by tiles (llama.cpp's arithmetic).
 	attend []int
 	tiles  [][2]int
+	// gather is each core's room for a head's keys and values gathered
+	// from the pages of a PagedCache of float32 numbers.
+	gather [][]float32
 }
 
 // buffers returns scratch for n rows attending over up to positions
@@ -300,13 +347,14 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 				ki, vi := k[i*kvDim:(i+1)*kvDim], v[i*kvDim:(i+1)*kvDim]
 				s.rotate(q[i*dim:(i+1)*dim], r.pos)
 				s.rotate(ki, r.pos)
-				kl, at := r.kv.layer(l, r.pos+1), r.pos*kvDim
+				kl := r.kv.layer(l)
+				pg, at := kl.at(r.pos, kvDim)
 				if s.arith == LlamaCpp {
-					f16.Encode(kl.halfKeys[at:at+kvDim], ki)
-					f16.Encode(kl.halfValues[at:at+kvDim], vi)
+					f16.Encode(kl.halfKeys[pg][at:at+kvDim], ki)
+					f16.Encode(kl.halfValues[pg][at:at+kvDim], vi)
 				} else {
-					copy(kl.keys[at:at+kvDim], ki)
-					copy(kl.values[at:at+kvDim], vi)
+					copy(kl.keys[pg][at:at+kvDim], ki)
+					copy(kl.values[pg][at:at+kvDim], vi)
 				}
 			}
 		})
@@ -402,7 +450,7 @@ func runEnd(rows []row, i0 int) int {
 
 // planAttention sorts the rows of a pass by how their attention is done:
 // a row at a time, or, in llama.cpp's arithmetic, by tiles. llama.cpp
-// runs a long prompt in batches of ubatch tokens, and attends a batch of
+// runs a long prompt in batches of Ubatch tokens, and attends a batch of
 // TileRows tokens or more by tiles (ggml.AttendTiled), a smaller one a
 // token at a time, as a decoding step (ggml.Attend): each run of one
 // sequence's consecutive rows is cut the same way, so that its numbers
@@ -412,8 +460,8 @@ func (s *State) planAttention(rows []row) {
 	b.attend, b.tiles = b.attend[:0], b.tiles[:0]
 	for i0 := 0; i0 < len(rows); {
 		i1 := runEnd(rows, i0)
-		for u0 := i0; u0 < i1; u0 += ubatch {
-			u1 := min(u0+ubatch, i1)
+		for u0 := i0; u0 < i1; u0 += Ubatch {
+			u1 := min(u0+Ubatch, i1)
 			if s.arith == LlamaCpp && u1-u0 >= ggml.TileRows {
 				b.tiles = append(b.tiles, [2]int{u0, u1})
 				continue
@@ -432,6 +480,9 @@ func (s *State) planAttention(rows []row) {
 func (s *State) attendRows(l int, rows []row, xb, q []float32) {
 	c, b := s.Model.Config, s.batch
 	dim := c.Dim
+	if len(b.gather) < maxWorkers() {
+		b.gather = make([][]float32, maxWorkers())
+	}
 	if len(b.attend) > 0 {
 		work := 0
 		for _, i := range b.attend {
@@ -441,14 +492,19 @@ func (s *State) attendRows(l int, rows []row, xb, q []float32) {
 		parallelFor(len(b.attend), work >= 1<<15, func(worker, j0, j1 int) {
 			for _, i := range b.attend[j0:j1] {
 				r := rows[i]
-				kl := r.kv.layer(l, r.pos+1)
+				kl := r.kv.layer(l)
 				out, qi := xb[i*dim:(i+1)*dim], q[i*dim:(i+1)*dim]
 				if s.arith == LlamaCpp {
-					attendHeadsLlamaCpp(&s.flash[worker], out, qi, kl.halfKeys, kl.halfValues, c, r.pos, 0, c.NHeads)
+					attendHeadsLlamaCpp(&s.flash[worker], out, qi, &kl, c, r.pos, 0, c.NHeads)
 					continue
 				}
 				att := b.att[worker*stride : (worker+1)*stride]
-				attendHeads(out, qi, kl.keys, kl.values, att, c, r.pos, 0, c.NHeads)
+				if len(kl.keys) == 1 {
+					attendHeads(out, qi, kl.keys[0], kl.values[0], att, c, r.pos, 0, c.NHeads)
+					continue
+				}
+				b.gather[worker] = slices.Grow(b.gather[worker][:0], 2*(r.pos+1)*c.HeadSize())[:2*(r.pos+1)*c.HeadSize()]
+				attendHeadsPaged(out, qi, &kl, att, b.gather[worker], c, r.pos, 0, c.NHeads)
 			}
 		})
 	}
@@ -462,20 +518,19 @@ func (s *State) attendRows(l int, rows []row, xb, q []float32) {
 // are a head's rows in blocks of TileRows, shared among the cores.
 func (s *State) attendTiles(l int, rows []row, i0, i1 int, xb, q []float32) {
 	c := s.Model.Config
-	dim, hs, kvMul, kvDim := c.Dim, c.HeadSize(), c.KVMul(), c.KVDim()
+	dim, hs, kvMul := c.Dim, c.HeadSize(), c.KVMul()
 	scale := attentionScale(c)
 	pos0, end := rows[i0].pos, rows[i1-1].pos+1
-	kl := rows[i0].kv.layer(l, end)
+	kl := rows[i0].kv.layer(l)
 	n := i1 - i0
 	blocks := (n + ggml.TileRows - 1) / ggml.TileRows
 	parallelFor(c.NHeads*blocks, n*end*dim >= 1<<15, func(worker, j0, j1 int) {
 		for j := j0; j < j1; j++ {
 			h, r0 := j/blocks, j%blocks*ggml.TileRows
 			r1 := min(r0+ggml.TileRows, n)
-			kvOff := (h / kvMul) * hs
+			kv := kl.heads(h/kvMul, c)
 			at := (i0 + r0) * dim
-			ggml.AttendTiled(xb[at+h*hs:], dim, q[at+h*hs:], dim, hs, r1-r0, pos0+r0,
-				kl.halfKeys[kvOff:], kl.halfValues[kvOff:], kvDim, scale, &s.flash[worker])
+			ggml.AttendTiledPages(xb[at+h*hs:], dim, q[at+h*hs:], dim, hs, r1-r0, pos0+r0, &kv, scale, &s.flash[worker])
 		}
 	})
 }

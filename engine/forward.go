@@ -309,23 +309,47 @@ func (s *State) attention(l, pos int) {
 // number, for its scratch.
 func (s *State) attendHeads(worker int, out []float32, l, pos, h0, h1 int) {
 	c := s.Model.Config
-	kl := s.Cache.layer(l, pos+1)
+	kl := s.Cache.layer(l)
 	if s.arith == LlamaCpp {
-		attendHeadsLlamaCpp(&s.flash[worker], out, s.q, kl.halfKeys, kl.halfValues, c, pos, h0, h1)
+		attendHeadsLlamaCpp(&s.flash[worker], out, s.q, &kl, c, pos, h0, h1)
 		return
 	}
-	attendHeads(out, s.q, kl.keys, kl.values, s.att, c, pos, h0, h1)
+	attendHeads(out, s.q, kl.keys[0], kl.values[0], s.att, c, pos, h0, h1)
 }
 
 // attendHeadsLlamaCpp is attendHeads in llama.cpp's arithmetic, over keys
-// and values in f16: each head as llama.cpp's flash attention computes a
-// decoding step (ggml.Attend).
-func attendHeadsLlamaCpp(scratch *ggml.Scratch, out, q []float32, keys, values []uint16, c Config, pos, h0, h1 int) {
-	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
+// and values in f16, in one piece or in pages: each head as llama.cpp's
+// flash attention computes a decoding step (ggml.Attend).
+func attendHeadsLlamaCpp(scratch *ggml.Scratch, out, q []float32, kl *kvLayer, c Config, pos, h0, h1 int) {
+	hs, kvMul := c.HeadSize(), c.KVMul()
 	scale := attentionScale(c)
 	for h := h0; h < h1; h++ {
-		kvOff := (h / kvMul) * hs
-		ggml.Attend(out[h*hs:(h+1)*hs], q[h*hs:(h+1)*hs], keys[kvOff:], values[kvOff:], kvDim, pos+1, scale, scratch)
+		kv := kl.heads(h/kvMul, c)
+		ggml.AttendPages(out[h*hs:(h+1)*hs], q[h*hs:(h+1)*hs], &kv, pos+1, scale, scratch)
+	}
+}
+
+// attendHeadsPaged is attendHeads over keys and values of float32 numbers
+// in pages: each key/value head's keys and values are gathered in order
+// into gather (2 × (pos+1) × head_size numbers), and attended there, so
+// that every number is the one attendHeads computes over a cache in one
+// piece.
+func attendHeadsPaged(out, q []float32, kl *kvLayer, att, gather []float32, c Config, pos, h0, h1 int) {
+	hs, kvMul, kvDim := c.HeadSize(), c.KVMul(), c.KVDim()
+	n := pos + 1
+	keys, values := gather[:n*hs], gather[n*hs:2*n*hs]
+	one := c
+	// One key/value head and its query heads, as attendHeads reads them.
+	one.Dim, one.NHeads, one.NKVHeads = kvMul*hs, kvMul, 1
+	for g := h0 / kvMul; g*kvMul < h1; g++ {
+		for t := range n {
+			p, o := kl.at(t, kvDim)
+			copy(keys[t*hs:(t+1)*hs], kl.keys[p][o+g*hs:])
+			copy(values[t*hs:(t+1)*hs], kl.values[p][o+g*hs:])
+		}
+		a0, a1 := max(h0, g*kvMul), min(h1, (g+1)*kvMul)
+		base := g * kvMul * hs
+		attendHeads(out[base:], q[base:], keys, values, att, one, pos, a0-g*kvMul, a1-g*kvMul)
 	}
 }
 

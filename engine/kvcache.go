@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tokenbytoken/course/engine/internal/f16"
+	"github.com/tokenbytoken/course/engine/internal/ggml"
 )
 
 // KVCache keeps the keys and values that every layer computed for every
@@ -29,7 +30,8 @@ type KVCache struct {
 	// float32 numbers they are nil.
 	HalfKeys, HalfValues []uint16
 
-	half   bool // which of the two the cache holds, before it has room
+	half   bool      // which of the two the cache holds, before it has room
+	views  []kvLayer // each layer's keys and values, as one page of room positions
 	layers int
 	kvDim  int
 	room   int // positions allocated per layer
@@ -112,6 +114,17 @@ func (kv *KVCache) grow(positions int) error {
 		kv.Values = regrow(kv.Values, kv.layers, kv.room*kv.kvDim, positions*kv.kvDim)
 	}
 	kv.room = positions
+	kv.views = make([]kvLayer, kv.layers)
+	for l := range kv.views {
+		o, e := kv.at(l, 0), kv.at(l, positions)
+		v := &kv.views[l]
+		v.size = positions
+		if kv.half {
+			v.halfKeys, v.halfValues = [][]uint16{kv.HalfKeys[o:e]}, [][]uint16{kv.HalfValues[o:e]}
+		} else {
+			v.keys, v.values = [][]float32{kv.Keys[o:e]}, [][]float32{kv.Values[o:e]}
+		}
+	}
 	return nil
 }
 
@@ -195,11 +208,15 @@ func (kv *KVCache) CopyPrefix(src *KVCache, n int) error {
 		return fmt.Errorf("KV cache: copying %d positions into room for %d, from room for %d", n, kv.room, src.room)
 	}
 	for l := range kv.layers {
-		d, s := kv.layer(l, n), src.layer(l, n)
-		copy(d.keys, s.keys)
-		copy(d.values, s.values)
-		copy(d.halfKeys, s.halfKeys)
-		copy(d.halfValues, s.halfValues)
+		d, s := kv.at(l, 0), src.at(l, 0)
+		m := n * kv.kvDim
+		if kv.half {
+			copy(kv.HalfKeys[d:d+m], src.HalfKeys[s:s+m])
+			copy(kv.HalfValues[d:d+m], src.HalfValues[s:s+m])
+		} else {
+			copy(kv.Keys[d:d+m], src.Keys[s:s+m])
+			copy(kv.Values[d:d+m], src.Values[s:s+m])
+		}
 	}
 	kv.n = n
 	return nil
@@ -229,20 +246,39 @@ func (m *Model) KVCacheBytes(positions int) int64 {
 	return n
 }
 
-// kvLayer is one layer's keys and values for positions 0..n-1, laid out
-// (position, kv_dim), in the numbers of the storage they view: float32
-// (keys, values) or f16 (halfKeys, halfValues), the other pair nil.
+// kvLayer is one layer's keys and values, in pages of size positions
+// each laid out (position, kv_dim), in the numbers of the storage they
+// view: float32 (keys, values) or f16 (halfKeys, halfValues), the other
+// pair nil. A cache in one piece is one page; a PagedCache's pages are
+// its blocks.
 type kvLayer struct {
-	keys, values         []float32
-	halfKeys, halfValues []uint16
+	keys, values         [][]float32
+	halfKeys, halfValues [][]uint16
+	size                 int
 }
 
-// layer views the keys and values of one layer for positions 0..n-1 (n at
-// most Capacity).
-func (kv *KVCache) layer(layer, n int) kvLayer {
-	o, e := kv.at(layer, 0), kv.at(layer, n)
-	if kv.half {
-		return kvLayer{halfKeys: kv.HalfKeys[o:e], halfValues: kv.HalfValues[o:e]}
-	}
-	return kvLayer{keys: kv.Keys[o:e], values: kv.Values[o:e]}
+// at is the page of position pos, and where in the page its kv_dim
+// numbers start.
+func (kl *kvLayer) at(pos, kvDim int) (page, offset int) {
+	return pos / kl.size, pos % kl.size * kvDim
 }
+
+// heads views key/value head h (head_size numbers from h·head_size of
+// each position) of a layer of f16 numbers, as ggml's attention reads it.
+func (kl *kvLayer) heads(h int, c Config) ggml.Pages {
+	hs := c.HeadSize()
+	return ggml.Pages{Keys: kl.halfKeys, Values: kl.halfValues, Size: kl.size, Stride: c.KVDim(), Offset: h * hs}
+}
+
+// layer views the keys and values of layer l.
+func (kv *KVCache) layer(l int) kvLayer { return kv.views[l] }
+
+// prepare makes room for positions up to end-1, about to be written from
+// lo on (see Cache).
+func (kv *KVCache) prepare(lo, end int) error { return kv.reserve(end) }
+
+// record, written and trim are the Cache methods a cache in one piece has
+// nothing to do for but note its length.
+func (kv *KVCache) record(pos, token int, tiled bool) {}
+func (kv *KVCache) written(n int)                     { kv.n = n }
+func (kv *KVCache) trim()                             {}

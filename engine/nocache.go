@@ -100,11 +100,11 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 	}
 	// Every layer gets the same scratch: it is overwritten layer after
 	// layer, which is exactly what having no cache means.
-	scratch := &scratchKV{kvDim: kvDim}
+	scratch := &scratchKV{kvLayer{size: total}}
 	if half {
-		scratch.halfKeys, scratch.halfValues = b.halfKV[:total*kvDim], b.halfKV[total*kvDim:2*total*kvDim]
+		scratch.halfKeys, scratch.halfValues = [][]uint16{b.halfKV[:total*kvDim]}, [][]uint16{b.halfKV[total*kvDim : 2*total*kvDim]}
 	} else {
-		scratch.keys, scratch.values = b.kv[:total*kvDim], b.kv[total*kvDim:2*total*kvDim]
+		scratch.keys, scratch.values = [][]float32{b.kv[:total*kvDim]}, [][]float32{b.kv[total*kvDim : 2*total*kvDim]}
 	}
 	st.rows, st.outs = st.rows[:0], st.outs[:0]
 	for i, id := range prefix {
@@ -130,15 +130,6 @@ func (m *NoCacheLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 
 // scratchKV is where a pass without a cache keeps keys and values: room
 // for one layer's, which every layer overwrites.
-type scratchKV struct {
-	kvLayer
-	kvDim int
-}
+type scratchKV struct{ kvLayer }
 
-func (s *scratchKV) layer(_, n int) kvLayer {
-	e := n * s.kvDim
-	if s.halfKeys != nil {
-		return kvLayer{halfKeys: s.halfKeys[:e], halfValues: s.halfValues[:e]}
-	}
-	return kvLayer{keys: s.keys[:e], values: s.values[:e]}
-}
+func (s *scratchKV) layer(int) kvLayer { return s.kvLayer }

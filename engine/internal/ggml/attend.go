@@ -70,14 +70,51 @@ func expTile(kq []float32) float64 {
 // what the largest call needed and is reused. The zero Scratch is ready
 // to use; a Scratch serves one call at a time.
 type Scratch struct {
-	q16    []uint16  // the query rounded to f16
-	scores []float32 // a score, then its exponential, per position
-	steps  []uint8   // whether each position raised the running maximum
-	acc    []float32 // the output being summed, f16 numbers as float32
-	qf     []float32 // the query in f16, as float32
-	kt, vt []float32 // a tile of keys, transposed, and of values, float32
-	row    []float32 // a key, float32
-	m, sum []float32 // each query's running maximum and sum of weights
+	q16    []uint16    // the query rounded to f16
+	scores []float32   // a score, then its exponential, per position
+	steps  []uint8     // whether each position raised the running maximum
+	acc    []float32   // the output being summed, f16 numbers as float32
+	qf     []float32   // the query in f16, as float32
+	kt, vt []float32   // a tile of keys, transposed, and of values, float32
+	row    []float32   // a key, float32
+	m, sum []float32   // each query's running maximum and sum of weights
+	one    [2][]uint16 // the one page of Attend's and AttendTiled's keys and values
+}
+
+// Pages are one key/value head's keys and values over a sequence's
+// positions, cut into pages of Size positions each, as a paged KV cache
+// keeps them: position t's key is Keys[t/Size][(t%Size)·Stride+Offset:]
+// [:hs], and its value the same numbers of Values. A cache in one piece is
+// one page.
+type Pages struct {
+	Keys, Values [][]uint16
+	Size         int // positions a page
+	Stride       int // numbers from one position to the next within a page
+	Offset       int // where the head starts within a position
+}
+
+// key and value are position t's hs numbers.
+func (p *Pages) key(t, hs int) []uint16 {
+	return p.Keys[t/p.Size][t%p.Size*p.Stride+p.Offset:][:hs]
+}
+
+func (p *Pages) value(t, hs int) []uint16 {
+	return p.Values[t/p.Size][t%p.Size*p.Stride+p.Offset:][:hs]
+}
+
+// page is the run of positions of page i below n: the first, how many,
+// and where the head's first key and value are.
+func (p *Pages) page(i, n, hs int) (first, count int, keys, values []uint16) {
+	first = i * p.Size
+	count = min(p.Size, n-first)
+	at := p.Offset
+	return first, count, p.Keys[i][at : at+(count-1)*p.Stride+hs], p.Values[i][at : at+(count-1)*p.Stride+hs]
+}
+
+// one is the Pages of keys and values in one piece, in s's headers.
+func (s *Scratch) onePage(keys, values []uint16, stride, n int) Pages {
+	s.one[0], s.one[1] = keys, values
+	return Pages{Keys: s.one[0:1], Values: s.one[1:2], Size: max(n, 1), Stride: stride}
 }
 
 // grow returns s with length n, reusing its array if it is large enough.
@@ -88,17 +125,25 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// check panics unless keys and values hold n positions of hs numbers at
-// stride and q and out hold hs numbers.
-func check(fn string, outLen, qLen int, keys, values []uint16, stride, n int) {
+// check panics unless kv's pages hold n positions of hs numbers and q
+// and out hold hs numbers: the kernels read memory directly.
+func check(fn string, outLen, qLen int, kv *Pages, n int) {
 	hs := qLen
 	switch {
 	case outLen != hs:
 		panic(fmt.Sprintf("ggml: %s into %d numbers for a head of %d", fn, outLen, hs))
-	case n < 1 || stride < hs:
-		panic(fmt.Sprintf("ggml: %s over %d positions at stride %d for a head of %d", fn, n, stride, hs))
-	case len(keys) < (n-1)*stride+hs || len(values) < (n-1)*stride+hs:
-		panic(fmt.Sprintf("ggml: %s over %d positions at stride %d: %d keys and %d values", fn, n, stride, len(keys), len(values)))
+	case n < 1 || kv.Size < 1 || kv.Offset < 0 || kv.Stride < kv.Offset+hs:
+		panic(fmt.Sprintf("ggml: %s over %d positions in pages of %d at stride %d, offset %d, for a head of %d", fn, n, kv.Size, kv.Stride, kv.Offset, hs))
+	}
+	pages := (n + kv.Size - 1) / kv.Size
+	if len(kv.Keys) < pages || len(kv.Values) < pages {
+		panic(fmt.Sprintf("ggml: %s over %d positions in pages of %d: %d pages of keys and %d of values", fn, n, kv.Size, len(kv.Keys), len(kv.Values)))
+	}
+	for i := range pages {
+		count := min(kv.Size, n-i*kv.Size)
+		if need := kv.Offset + (count-1)*kv.Stride + hs; len(kv.Keys[i]) < need || len(kv.Values[i]) < need {
+			panic(fmt.Sprintf("ggml: %s: page %d holds %d keys and %d values, not %d positions at stride %d", fn, i, len(kv.Keys[i]), len(kv.Values[i]), count, kv.Stride))
+		}
 	}
 }
 
@@ -118,7 +163,15 @@ func check(fn string, outLen, qLen int, keys, values []uint16, stride, n int) {
 // each multiply-add fused, and out = out16·(1/S). It panics if the shapes
 // do not fit.
 func Attend(out, q []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
-	check("Attend", len(out), len(q), keys, values, stride, n)
+	kv := s.onePage(keys, values, stride, n)
+	AttendPages(out, q, &kv, n, scale, s)
+}
+
+// AttendPages is Attend over the positions 0..n-1 of a paged cache: the
+// same numbers, bit for bit, as Attend over the same keys and values in
+// one piece.
+func AttendPages(out, q []float32, kv *Pages, n int, scale float32, s *Scratch) {
+	check("Attend", len(out), len(q), kv, n)
 	hs := len(q)
 	s.q16 = grow(s.q16, hs)
 	f16.Encode(s.q16, q)
@@ -126,20 +179,20 @@ func Attend(out, q []float32, keys, values []uint16, stride, n int, scale float3
 	s.steps = grow(s.steps, n)
 	s.acc = grow(s.acc, hs)
 	if useAVX2 && hs%64 == 0 {
-		attendAVX2(out, keys, values, stride, n, scale, s)
+		attendAVX2(out, kv, n, scale, s)
 		return
 	}
-	attendGo(out, keys, values, stride, n, scale, s)
+	attendGo(out, kv, n, scale, s)
 }
 
 // attendGo is Attend in plain Go, s holding the query in f16.
-func attendGo(out []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
+func attendGo(out []float32, kv *Pages, n int, scale float32, s *Scratch) {
 	hs := len(out)
 	acc := s.acc
 	clear(acc)
 	m, sum := float32(math.Inf(-1)), float32(0)
 	for t := range n {
-		score := DotF16(keys[t*stride:][:hs], s.q16) * scale
+		score := DotF16(kv.key(t, hs), s.q16) * scale
 		ms, vs := float32(1), float32(1)
 		if score > m {
 			ms = Exp(m - score)
@@ -150,7 +203,7 @@ func attendGo(out []float32, keys, values []uint16, stride, n int, scale float32
 		} else {
 			vs = Exp(score - m)
 		}
-		v := values[t*stride:][:hs]
+		v := kv.value(t, hs)
 		for i := range acc {
 			acc[i] = f16.Round(FMA32(f16.ToFloat32(v[i]), vs, acc[i]))
 		}
@@ -198,6 +251,13 @@ const (
 //
 // and the output is out/S. It panics if the shapes do not fit.
 func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
+	kv := s.onePage(keys, values, stride, first+rows)
+	AttendTiledPages(out, ldo, q, ldq, hs, rows, first, &kv, scale, s)
+}
+
+// AttendTiledPages is AttendTiled over a paged cache: the same numbers,
+// bit for bit, as AttendTiled over the same keys and values in one piece.
+func AttendTiledPages(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, kv *Pages, scale float32, s *Scratch) {
 	if rows < 1 || first < 0 || hs < 1 || ldq < hs || ldo < hs {
 		panic(fmt.Sprintf("ggml: AttendTiled of %d rows of %d from position %d, at %d and %d a row", rows, hs, first, ldq, ldo))
 	}
@@ -205,9 +265,9 @@ func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first i
 		panic(fmt.Sprintf("ggml: AttendTiled of %d rows: %d query numbers at %d a row, %d outputs at %d", rows, len(q), ldq, len(out), ldo))
 	}
 	n := first + rows // the positions there are
-	check("AttendTiled", hs, hs, keys, values, stride, n)
+	check("AttendTiled", hs, hs, kv, n)
 	if useAVX2 && hs%64 == 0 {
-		attendTiledAVX2(out, ldo, q, ldq, hs, rows, first, keys, values, stride, scale, s)
+		attendTiledAVX2(out, ldo, q, ldq, hs, rows, first, kv, scale, s)
 		return
 	}
 	s.acc = grow(s.acc, hs)
@@ -221,7 +281,7 @@ func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first i
 			for j := range TileKV {
 				var a float32
 				if t := c + j; t < n {
-					k := keys[t*stride:][:hs]
+					k := kv.key(t, hs)
 					for d, qd := range qr {
 						a = FMA32(qd, f16.ToFloat32(k[d]), a)
 					}
@@ -253,7 +313,7 @@ func AttendTiled(out []float32, ldo int, q []float32, ldq int, hs, rows, first i
 			sum = float32(float64(sum) + expTile(kq))
 			for j, w := range kq {
 				if t := c + j; t < n {
-					v := values[t*stride:][:hs]
+					v := kv.value(t, hs)
 					for d := range acc {
 						acc[d] = FMA32(w, f16.ToFloat32(v[d]), acc[d])
 					}

@@ -13,11 +13,12 @@ import (
 //go:noescape
 func scoresF16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32)
 
-// accumF16 does Attend's sums over n positions (attend_amd64.s); hs is a
-// multiple of 64.
+// accumF16 does Attend's sums over n positions (attend_amd64.s), adding
+// to acc and to sum, the sum of the weights so far, which it returns; hs
+// is a multiple of 64.
 //
 //go:noescape
-func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32) float32
+func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sum float32) float32
 
 // expf4 sets x[i] = Exp(x[i]) for i < 4n; tab is exp2Table.
 //
@@ -39,12 +40,18 @@ func tileV(hs int, w, vt, acc *float32)
 // attendAVX2 is Attend with the kernels, for heads of a multiple of 64:
 // the scores, then the running maximum and the exponents of Exp, then
 // their exponentials, then the sums.
-func attendAVX2(out []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
+// A page at a time for the scores and for the sums, which carry the
+// outputs and the sum of the weights from one page to the next.
+func attendAVX2(out []float32, kv *Pages, n int, scale float32, s *Scratch) {
 	hs := len(out)
 	s.qf = grow(s.qf, hs)
 	f16.Decode(s.qf, s.q16)
 	e, steps := s.scores, s.steps
-	scoresF16(n, hs, &keys[0], stride, &s.qf[0], scale, &e[0])
+	pages := (n + kv.Size - 1) / kv.Size
+	for i := range pages {
+		first, count, keys, _ := kv.page(i, n, hs)
+		scoresF16(count, hs, &keys[0], kv.Stride, &s.qf[0], scale, &e[first])
+	}
 	m := float32(math.Inf(-1))
 	for t, score := range e {
 		if score > m {
@@ -55,7 +62,11 @@ func attendAVX2(out []float32, keys, values []uint16, stride, n int, scale float
 	}
 	expAll(e)
 	clear(s.acc)
-	sum := accumF16(n, hs, &values[0], stride, &e[0], &steps[0], &s.acc[0])
+	var sum float32
+	for i := range pages {
+		first, count, _, values := kv.page(i, n, hs)
+		sum = accumF16(count, hs, &values[0], kv.Stride, &e[first], &steps[first], &s.acc[0], sum)
+	}
 	finish(out, s.acc, sum)
 }
 
@@ -76,7 +87,7 @@ func expAll(x []float32) {
 // queries that see it; each query's outputs, in out, are its sums until
 // the end, and every query goes through the same operations as in the Go
 // loop.
-func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
+func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, kv *Pages, scale float32, s *Scratch) {
 	n := first + rows
 	s.kt, s.vt = grow(s.kt, TileKV*hs), grow(s.vt, TileKV*hs)
 	s.row, s.scores = grow(s.row, hs), grow(s.scores, TileKV)
@@ -90,8 +101,8 @@ func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, fir
 		for j := range TileKV {
 			vt := s.vt[j*hs : (j+1)*hs]
 			if t := c + j; t < n {
-				f16.Decode(s.row, keys[t*stride:][:hs])
-				f16.Decode(vt, values[t*stride:][:hs])
+				f16.Decode(s.row, kv.key(t, hs))
+				f16.Decode(vt, kv.value(t, hs))
 			} else {
 				clear(s.row)
 				clear(vt)

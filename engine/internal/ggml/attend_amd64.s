@@ -99,21 +99,21 @@ reduce:
 	VCVTPS2PH $0, r, x; \
 	VCVTPH2PS x, r
 
-// func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32) float32
+// func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sum float32) float32
 //
 // The sums of Attend over n positions: for each block of 64 numbers of
 // acc (float32 holding f16 numbers), for t < n: if steps[t] is not 0,
 // acc = f16(acc·e[t]) and the weight is 1, else the weight is e[t]; then
 // acc = f16(v_t·weight + acc), fused, v_t the hs f16 numbers at values +
 // t·stride. With the first block it returns the sum of the weights S,
-// S = S·(e[t] or 1) + weight, fused.
-TEXT ·accumF16(SB), NOSPLIT, $0-60
+// from sum, S = S·(e[t] or 1) + weight, fused.
+TEXT ·accumF16(SB), NOSPLIT, $0-68
 	MOVQ   hs+8(FP), BX
 	MOVQ   stride+24(FP), R9
 	SHLQ   $1, R9
 	MOVQ   acc+48(FP), DI
 	MOVQ   values+16(FP), R12
-	VXORPS X10, X10, X10 // S
+	VMOVSS sum+56(FP), X10 // S
 	MOVL   $0x3f800000, AX
 	MOVL   AX, X11 // 1.0
 	XORQ   R13, R13 // the block of 64 at hand
@@ -210,7 +210,7 @@ sums:
 	CMPQ    R13, BX
 	JLT     block
 
-	VMOVSS X10, ret+56(FP)
+	VMOVSS X10, ret+64(FP)
 	VZEROUPPER
 	RET
 

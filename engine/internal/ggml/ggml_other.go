@@ -12,7 +12,7 @@ func swiglu8(n int, gate, up *float32) { panic("ggml: no kernels on this archite
 
 func vexp8(n int, dst, src *float32) { panic("ggml: no kernels on this architecture") }
 
-func attendAVX2(out []float32, keys, values []uint16, stride, n int, scale float32, s *Scratch) {
+func attendAVX2(out []float32, kv *Pages, n int, scale float32, s *Scratch) {
 	panic("ggml: no kernels on this architecture")
 }
 
@@ -26,7 +26,7 @@ func scoresF16(n, hs int, keys *uint16, stride int, q *float32, scale float32, o
 	panic("ggml: no kernels on this architecture")
 }
 
-func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32) float32 {
+func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sum float32) float32 {
 	panic("ggml: no kernels on this architecture")
 }
 
@@ -38,7 +38,7 @@ func tileKQ(hs int, q, kt *float32, scale float32, out *float32) {
 
 func tileV(hs int, w, vt, acc *float32) { panic("ggml: no kernels on this architecture") }
 
-func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, keys, values []uint16, stride int, scale float32, s *Scratch) {
+func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, first int, kv *Pages, scale float32, s *Scratch) {
 	panic("ggml: no kernels on this architecture")
 }
 

@@ -120,3 +120,90 @@ func TestRotateKernel(t *testing.T) {
 		}
 	}
 }
+
+// paged cuts keys and values of positions positions at stride into pages
+// of size positions, each page a slice of its own, as a paged cache
+// keeps them.
+func paged(keys, values []uint16, stride, positions, size, offset int) Pages {
+	p := Pages{Size: size, Stride: stride, Offset: offset}
+	for first := 0; first < positions; first += size {
+		end := min(first+size, positions)
+		p.Keys = append(p.Keys, append([]uint16(nil), keys[first*stride:end*stride]...))
+		p.Values = append(p.Values, append([]uint16(nil), values[first*stride:end*stride]...))
+	}
+	return p
+}
+
+// TestPagesAreOnePiece runs Attend and AttendTiled over keys and values in
+// one piece and cut into pages of several sizes, with the kernels and
+// with the Go loops: the outputs must be the same, bit for bit.
+func TestPagesAreOnePiece(t *testing.T) {
+	defer func(u bool) { useAVX2 = u }(useAVX2)
+	rng := rand.New(rand.NewPCG(35, 36))
+	const hs, heads, positions = 64, 3, 200
+	stride := heads * hs
+	keys := randomHalves(rng, positions*stride, 1)
+	values := randomHalves(rng, positions*stride, 0.5)
+	q := make([]float32, 80*hs)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64() * 2)
+	}
+	var s Scratch
+	for _, avx2 := range []bool{false, true} {
+		if avx2 && !hasAVX2 {
+			continue
+		}
+		useAVX2 = avx2
+		for _, size := range []int{1, 5, 16, 64, 128} {
+			kv := paged(keys, values, stride, positions, size, hs)
+			for _, n := range []int{1, 2, 16, 17, 65, positions} {
+				want, got := make([]float32, hs), make([]float32, hs)
+				Attend(want, q[:hs], keys[hs:], values[hs:], stride, n, 0.125, &s)
+				AttendPages(got, q[:hs], &kv, n, 0.125, &s)
+				for d := range hs {
+					if !same(want[d], got[d]) {
+						t.Fatalf("kernels %v: Attend over %d positions in pages of %d, output %d: %g, in one piece %g", avx2, n, size, d, got[d], want[d])
+					}
+				}
+			}
+			for _, c := range []struct{ first, rows int }{{0, 64}, {10, 70}, {positions - 64, 64}} {
+				want, got := make([]float32, c.rows*hs), make([]float32, c.rows*hs)
+				AttendTiled(want, hs, q, hs, hs, c.rows, c.first, keys[hs:], values[hs:], stride, 0.125, &s)
+				AttendTiledPages(got, hs, q, hs, hs, c.rows, c.first, &kv, 0.125, &s)
+				for k := range want {
+					if !same(want[k], got[k]) {
+						t.Fatalf("kernels %v: AttendTiled of rows from %d in pages of %d, output %d of row %d: %g, in one piece %g", avx2, c.first, size, k%hs, k/hs, got[k], want[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPagesRefuseBadShapes checks that pages too short for the positions
+// asked are refused before any kernel reads them.
+func TestPagesRefuseBadShapes(t *testing.T) {
+	const hs = 64
+	keys, values := make([]uint16, 10*hs), make([]uint16, 10*hs)
+	kv := paged(keys, values, hs, 10, 4, 0)
+	var s Scratch
+	for _, c := range []struct {
+		name string
+		kv   Pages
+		n    int
+	}{
+		{"more positions than pages", kv, 13},
+		{"a short last page", Pages{Keys: kv.Keys[:3], Values: kv.Values[:3], Size: 4, Stride: hs}, 12},
+		{"no page size", Pages{Keys: kv.Keys, Values: kv.Values, Stride: hs}, 4},
+		{"an offset past the stride", Pages{Keys: kv.Keys, Values: kv.Values, Size: 4, Stride: hs, Offset: 1}, 4},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: AttendPages over %d positions did not panic", c.name, c.n)
+				}
+			}()
+			AttendPages(make([]float32, hs), make([]float32, hs), &c.kv, c.n, 1, &s)
+		}()
+	}
+}

@@ -19,19 +19,33 @@ type Config struct {
 	// prefill): a longer prompt runs over several steps, and the
 	// sequences already answering keep getting a token every step.
 	Chunk int
-	// PrefillTokens is the most prompt tokens a step runs besides the
-	// decoding rows (default Chunk): whole chunks, oldest first, the
-	// oldest always.
-	PrefillTokens int
 	// Gather is how long a step waits for the sequences of the last step
 	// to ask for their next token before it runs without them (default
 	// 2 ms): their sampling, and handing the text to the user, happen
 	// between steps.
 	Gather time.Duration
+	// StepTokens is the most tokens (rows) a step runs, decoding steps
+	// and pieces of prompts together (default Chunk + 64).
+	StepTokens int
+	// KVMemory is the budget of the KV block pool, in bytes (default
+	// 1 GiB): the keys and values of every sequence live in it, made as
+	// they are needed.
+	KVMemory int64
+	// BlockSize is the positions of a KV block (default 16, 1 to 64).
+	BlockSize int
+	// MaxWait is how many steps a request may be passed over before it
+	// runs first (default 16).
+	MaxWait int
+	// Policy picks each step's batch (default FCFS).
+	Policy Policy
 }
 
 // ErrClosed is what a Seq's Logits returns once its Scheduler is closed.
 var ErrClosed = errors.New("schedule: the scheduler is closed")
+
+// errClosedSeq is what a request of a sequence closed while it waited
+// gets.
+var errClosedSeq = errors.New("schedule: the sequence was closed")
 
 // Scheduler runs the forward passes of its sequences, one batched pass a
 // step, on a goroutine of its own. Its methods are safe for concurrent
@@ -40,6 +54,7 @@ type Scheduler struct {
 	model *engine.Model
 	cfg   Config
 	pass  *engine.Pass
+	pool  *engine.BlockPool
 
 	mu      sync.Mutex
 	wake    chan struct{} // a request arrived, a sequence closed, or Close
@@ -47,6 +62,8 @@ type Scheduler struct {
 	expect  int           // sequences answered by the last step that have not asked again or closed
 	closed  bool
 	stats   Stats
+	seqs    int           // sequences numbered so far
+	arrived int64         // requests numbered so far
 	done    chan struct{} // closed when the loop ends
 }
 
@@ -60,6 +77,13 @@ type Stats struct {
 	Busy       time.Duration
 	Retries    int64 // steps that failed and were run again a sequence at a time
 	MostActive int   // the most sequences in one step
+	Preempted  int64 // sequences whose blocks were given back, to be computed again
+	Recomputed int64 // tokens run again after a preemption
+	// Refused counts the plans of the Policy that broke its rules (FCFS's
+	// ran instead), and Refusal says what the last one broke.
+	Refused int64
+	Refusal string
+	Pool    engine.PoolStats
 }
 
 // New starts a scheduler for m. Close stops it.
@@ -70,21 +94,39 @@ func New(m *engine.Model, cfg Config) (*Scheduler, error) {
 	if cfg.Chunk == 0 {
 		cfg.Chunk = 512
 	}
-	if cfg.PrefillTokens == 0 {
-		cfg.PrefillTokens = cfg.Chunk
+	if cfg.StepTokens == 0 {
+		cfg.StepTokens = cfg.Chunk + 64
 	}
 	if cfg.Gather == 0 {
 		cfg.Gather = 2 * time.Millisecond
 	}
+	if cfg.KVMemory == 0 {
+		cfg.KVMemory = 1 << 30
+	}
+	if cfg.BlockSize == 0 {
+		cfg.BlockSize = 16
+	}
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = 16
+	}
+	if cfg.Policy == nil {
+		cfg.Policy = FCFS
+	}
 	switch {
-	case cfg.Chunk < 1:
-		return nil, fmt.Errorf("schedule: Chunk = %d: must be positive", cfg.Chunk)
-	case cfg.PrefillTokens < 1:
-		return nil, fmt.Errorf("schedule: PrefillTokens = %d: must be positive", cfg.PrefillTokens)
+	case cfg.Chunk < 1 || cfg.Chunk > engine.Ubatch:
+		return nil, fmt.Errorf("schedule: Chunk = %d: must be 1 to %d (a prompt's batch, ubatch)", cfg.Chunk, engine.Ubatch)
+	case cfg.StepTokens < cfg.Chunk:
+		return nil, fmt.Errorf("schedule: StepTokens = %d: must be at least Chunk (%d)", cfg.StepTokens, cfg.Chunk)
 	case cfg.Gather < 0:
 		return nil, fmt.Errorf("schedule: Gather = %v: must not be negative", cfg.Gather)
+	case cfg.MaxWait < 1:
+		return nil, fmt.Errorf("schedule: MaxWait = %d: must be positive", cfg.MaxWait)
 	}
-	s := &Scheduler{model: m, cfg: cfg, pass: m.NewPass(), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	pool, err := m.NewBlockPool(cfg.BlockSize, cfg.KVMemory)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	s := &Scheduler{model: m, cfg: cfg, pass: m.NewPass(), pool: pool, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go s.loop()
 	return s, nil
 }
@@ -106,7 +148,9 @@ func (s *Scheduler) Config() Config { return s.cfg }
 func (s *Scheduler) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stats
+	st := s.stats
+	st.Pool = s.pool.Stats()
+	return st
 }
 
 func (s *Scheduler) signal() {
@@ -121,27 +165,34 @@ func (s *Scheduler) signal() {
 // at a time.
 type Seq struct {
 	s        *Scheduler
-	cache    *engine.KVCache
+	id       int
+	cache    *engine.PagedCache
 	n        int       // tokens in the cache
 	logits   []float32 // the last answer, the caller's until the next call
 	expected bool      // the last step answered it: the next step waits for it
 	closed   bool
+	// The tokens in the cache, where each run of them in a step ended,
+	// and whether each position's attention was by tiles: what computing
+	// the sequence again, after a preemption, must repeat.
+	hist  []int
+	runs  []int
+	tiled []bool
 }
 
 // NewSequence opens a sequence with an empty cache.
 func (s *Scheduler) NewSequence() (*Seq, error) {
-	kv, err := s.model.NewCache()
-	if err != nil {
-		return nil, err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrClosed
 	}
 	s.stats.Sequences++
-	return &Seq{s: s, cache: kv}, nil
+	s.seqs++
+	return &Seq{s: s, id: s.seqs, cache: s.pool.NewCache()}, nil
 }
+
+// Pool returns the scheduler's KV block pool.
+func (s *Scheduler) Pool() *engine.BlockPool { return s.pool }
 
 // Close ends the sequence: the scheduler no longer waits for it, and its
 // cache is let go.
@@ -156,22 +207,102 @@ func (q *Seq) Close() {
 			s.expect--
 		}
 	}
-	q.cache = nil
+	// Its blocks go back now, unless a step running writes to them: then
+	// when it ends (finish). A request still waiting fails.
+	inStep := false
+	for _, r := range slices.Clone(s.pending) {
+		if r.q != q {
+			continue
+		}
+		if r.take > 0 {
+			inStep = true
+			continue
+		}
+		r.err = errClosedSeq
+		s.remove(r)
+		close(r.ready)
+	}
+	if !inStep {
+		q.cache.Release()
+	}
 	s.mu.Unlock()
 	s.signal()
 }
 
 // request is one call of Logits: tokens to run from position pos, of
-// which done have run.
+// which done have run, in pieces that end at cuts (offsets in tokens),
+// each attended by tiles or not as tiled says (a flag per token).
 type request struct {
-	q      *Seq
-	tokens []int
-	pos    int
-	done   int
-	take   int  // how many run in the step being built
-	cancel bool // its caller gave up: it leaves after the step running
-	err    error
-	ready  chan struct{}
+	q       *Seq
+	tokens  []int
+	pos     int
+	done    int
+	cuts    []int
+	tiled   []bool
+	replay  bool // it computes its sequence again after a preemption
+	arrived int64
+	waited  int
+	take    int  // how many run in the step being built
+	cancel  bool // its caller gave up: it leaves after the step running
+	err     error
+	ready   chan struct{}
+}
+
+// next is the size of r's next piece.
+func (r *request) next() int {
+	for _, c := range r.cuts {
+		if c > r.done {
+			return c - r.done
+		}
+	}
+	return len(r.tokens) - r.done
+}
+
+// plan cuts the tokens of r every chunk tokens from its start, and flags
+// each piece's attention as the model computes it.
+func (r *request) plan(m *engine.Model, chunk int) {
+	r.cuts, r.tiled = r.cuts[:0], r.tiled[:0]
+	for a := 0; a < len(r.tokens); a += chunk {
+		e := min(a+chunk, len(r.tokens))
+		r.cuts = append(r.cuts, e)
+		for range e - a {
+			r.tiled = append(r.tiled, m.TiledRun(e-a))
+		}
+	}
+}
+
+// reuse takes the longest prefix of r's tokens the prefix cache holds
+// into its sequence's empty cache, when its positions' numbers are those
+// r would compute: whole blocks, computed the way r computes them, and
+// ending where r's next piece, started there, is attended as r's own
+// piece would be. r runs from position 0.
+func (s *Scheduler) reuse(r *request) {
+	q := r.q
+	m := q.cache.Cached(r.tokens, r.tiled, len(r.tokens)-1)
+	for ; m > 0; m -= s.cfg.BlockSize {
+		if slices.Contains(r.cuts, m) {
+			break
+		}
+		e := len(r.tokens)
+		for _, c := range r.cuts {
+			if c > m {
+				e = c
+				break
+			}
+		}
+		if s.model.TiledRun(e-m) == r.tiled[m] {
+			break
+		}
+	}
+	if m <= 0 {
+		return
+	}
+	m = q.cache.Reuse(r.tokens, r.tiled, m)
+	r.done = m
+	q.n = m
+	q.hist = append(q.hist[:0], r.tokens[:m]...)
+	q.tiled = append(q.tiled[:0], r.tiled[:m]...)
+	q.runs = append(q.runs[:0], m)
 }
 
 // rows appends the rows of r's next r.take tokens to batch, the last of
@@ -203,13 +334,22 @@ func (q *Seq) Logits(ctx context.Context, seq []int) ([]float32, error) {
 			return nil, fmt.Errorf("schedule: token %d has id %d, outside the vocabulary (0..%d)", q.n+i, id, c.VocabSize-1)
 		}
 	}
-	r := &request{q: q, tokens: slices.Clone(seq[q.n:]), pos: q.n, ready: make(chan struct{})}
 	s := q.s
+	if need, have := s.pool.BlocksFor(len(seq)), s.pool.Stats().Blocks; need > have {
+		return nil, fmt.Errorf("schedule: a sequence of %d tokens needs %d KV blocks of %d positions; the pool holds %d (KVMemory %d bytes)", len(seq), need, s.cfg.BlockSize, have, s.cfg.KVMemory)
+	}
+	r := &request{q: q, tokens: slices.Clone(seq[q.n:]), pos: q.n, ready: make(chan struct{})}
+	r.plan(s.model, s.cfg.Chunk)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
+	if q.n == 0 {
+		s.reuse(r)
+	}
+	s.arrived++
+	r.arrived = s.arrived
 	if q.expected {
 		q.expected = false
 		s.expect--
@@ -267,68 +407,173 @@ func (s *Scheduler) loop() {
 	}
 }
 
-// next waits for work and builds the next step: every sequence's next
-// token, then whole chunks of prompts, oldest first, up to
-// PrefillTokens. It returns nil requests once the scheduler is closed.
+// next waits for work and builds the next step, as the Policy plans it.
+// It returns nil requests once the scheduler is closed.
 func (s *Scheduler) next(batch []engine.Row, taken []*request) ([]engine.Row, []*request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.pending) == 0 && !s.closed {
+	for {
+		for len(s.pending) == 0 && !s.closed {
+			s.mu.Unlock()
+			<-s.wake
+			s.mu.Lock()
+		}
+		s.gather()
+		if s.closed {
+			for _, r := range s.pending {
+				r.err = ErrClosed
+				close(r.ready)
+			}
+			s.pending = nil
+			return nil, nil
+		}
+		step := s.step()
+		plan := s.plan(step)
+		for _, seq := range plan.Preempt {
+			s.preempt(s.find(seq))
+		}
+		// The blocks the step takes, counted as the takes are: a take that
+		// would need more than are left waits for another step.
+		need, free := 0, s.pool.Available()
+		for _, t := range plan.Run {
+			r := s.find(t.Seq)
+			n := t.Tokens
+			if r.replay && r.done == 0 && r.q.cache.Len() == 0 {
+				// Computing a preempted sequence again: its blocks may
+				// still be in the prefix cache.
+				s.reuse(r)
+				n = min(n, r.next())
+				free = s.pool.Available()
+			}
+			kv := r.q.cache
+			more := max(s.pool.BlocksFor(kv.Len()+n)-kv.Blocks(), 0)
+			if need+more > free {
+				continue
+			}
+			need += more
+			r.take = n
+			batch = r.rows(batch)
+			taken = append(taken, r)
+		}
+		for _, r := range s.pending {
+			if r.take == 0 {
+				r.waited++
+			}
+		}
+		if len(taken) > 0 {
+			return batch, taken
+		}
+		// Nothing could run: the oldest request is starving, and may
+		// now preempt others; if even that cannot make room (the blocks
+		// are held by sequences that are sampling), wait for one of them.
+		if oldest := s.pending[0]; oldest.waited < s.cfg.MaxWait {
+			oldest.waited = s.cfg.MaxWait
+			continue
+		}
 		s.mu.Unlock()
 		<-s.wake
 		s.mu.Lock()
 	}
-	// The sequences the last step answered are sampling their next
-	// token: wait a moment for them, so that the step runs them too.
-	if s.expect > 0 && !s.closed {
-		deadline := time.NewTimer(s.cfg.Gather)
-		for waiting := true; waiting && s.expect > 0 && !s.closed; {
-			s.mu.Unlock()
-			select {
-			case <-s.wake:
-			case <-deadline.C:
-				waiting = false
-			}
+}
+
+// gather waits a moment for the sequences the last step answered, which
+// are sampling their next token, so that the step runs them too. s.mu is
+// held.
+func (s *Scheduler) gather() {
+	if s.expect == 0 || s.closed {
+		return
+	}
+	deadline := time.NewTimer(s.cfg.Gather)
+	defer deadline.Stop()
+	for s.expect > 0 && !s.closed {
+		s.mu.Unlock()
+		select {
+		case <-s.wake:
 			s.mu.Lock()
+		case <-deadline.C:
+			s.mu.Lock()
+			return
 		}
-		deadline.Stop()
 	}
-	if s.closed {
-		for _, r := range s.pending {
-			r.err = ErrClosed
-			close(r.ready)
-		}
-		s.pending = nil
-		return nil, nil
-	}
-	add := func(r *request, n int) {
-		r.take = n
-		batch = r.rows(batch)
-		taken = append(taken, r)
-	}
+}
+
+// step is what the Policy sees. s.mu is held.
+func (s *Scheduler) step() Step {
+	st := Step{Budget: Budget{
+		Tokens: s.cfg.StepTokens, Chunk: s.cfg.Chunk, BlockSize: s.cfg.BlockSize,
+		FreeBlocks: s.pool.Available(), MaxWait: s.cfg.MaxWait,
+	}}
 	for _, r := range s.pending {
-		if len(r.tokens)-r.done == 1 {
-			add(r, 1)
+		st.Requests = append(st.Requests, Request{
+			Seq: r.q.id, Arrived: r.arrived, Cached: r.q.cache.Len(), Blocks: r.q.cache.Blocks(),
+			Next: r.next(), Left: len(r.tokens) - r.done, Waited: r.waited,
+		})
+	}
+	return st
+}
+
+// plan asks the Policy for a plan, and runs FCFS's instead of one that
+// breaks its rules, or a Policy that panics.
+func (s *Scheduler) plan(st Step) (plan Plan) {
+	if s.cfg.Policy != nil {
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					plan = Plan{}
+					s.refuse(fmt.Sprintf("the policy panicked: %v", v))
+				}
+			}()
+			mine := Step{Requests: slices.Clone(st.Requests), Budget: st.Budget}
+			plan = s.cfg.Policy(mine)
+			plan.Run, plan.Preempt = slices.Clone(plan.Run), slices.Clone(plan.Preempt)
+			if why := check(st, plan); why != "" {
+				s.refuse(why)
+				plan = Plan{}
+			}
+		}()
+		if plan.Run != nil || plan.Preempt != nil {
+			return plan
 		}
 	}
-	budget := s.cfg.PrefillTokens
-	prompts := 0
+	return FCFS(st)
+}
+
+func (s *Scheduler) refuse(why string) {
+	s.stats.Refused++
+	s.stats.Refusal = why
+}
+
+// find is the pending request of sequence seq. s.mu is held.
+func (s *Scheduler) find(seq int) *request {
 	for _, r := range s.pending {
-		left := len(r.tokens) - r.done
-		if left == 1 {
-			continue
+		if r.q.id == seq {
+			return r
 		}
-		// A chunk ends Chunk tokens after the prompt's start, or where
-		// it ends: the same places whatever else runs.
-		n := min(left, s.cfg.Chunk-r.done%s.cfg.Chunk)
-		if n > budget && prompts > 0 {
-			continue
-		}
-		add(r, n)
-		budget -= n
-		prompts++
 	}
-	return batch, taken
+	panic(fmt.Sprintf("schedule: no request of sequence %d", seq)) // check vetted the plan
+}
+
+// preempt gives r's sequence's blocks back to the pool: r will compute
+// it again from its first token, in the pieces it was computed in, so
+// that its numbers are the same. s.mu is held.
+func (s *Scheduler) preempt(r *request) {
+	q := r.q
+	rest := r.tokens[r.done:]
+	restCuts := make([]int, 0, len(r.cuts))
+	for _, c := range r.cuts {
+		if c > r.done {
+			restCuts = append(restCuts, q.n+c-r.done)
+		}
+	}
+	r.tokens = append(slices.Clone(q.hist[:q.n]), rest...)
+	r.tiled = append(slices.Clone(q.tiled[:q.n]), r.tiled[r.done:]...)
+	r.cuts = append(slices.Clone(q.runs), restCuts...)
+	r.pos, r.done, r.replay = 0, 0, true
+	s.stats.Recomputed += int64(q.n)
+	s.stats.Preempted++
+	q.cache.Release()
+	q.n = 0
+	q.hist, q.runs, q.tiled = q.hist[:0], q.runs[:0], q.tiled[:0]
 }
 
 // finish hands the step's results to its requests.
@@ -341,31 +586,44 @@ func (s *Scheduler) finish(taken []*request, out [][]float32, err error, took ti
 		if len(r.tokens) > 1 {
 			prefill += r.take
 		}
+		if r.q.closed && err == nil {
+			err = errClosedSeq
+		}
 		if err != nil {
 			r.err = err
 			s.remove(r)
 			close(r.ready)
 			continue
 		}
+		q := r.q
+		q.hist = append(q.hist[:r.pos+r.done], r.tokens[r.done:r.done+r.take]...)
+		q.tiled = append(q.tiled[:r.pos+r.done], r.tiled[r.done:r.done+r.take]...)
 		r.done += r.take
 		r.take = 0
-		r.q.n = r.pos + r.done
+		r.waited = 0
+		q.n = r.pos + r.done
+		q.runs = append(q.runs, q.n)
 		if r.done < len(r.tokens) {
 			if r.cancel {
 				r.err = context.Canceled
 				s.remove(r)
 				close(r.ready)
 			}
-			continue // more chunks to run
+			continue // more pieces to run
 		}
-		r.q.logits = append(r.q.logits[:0], out[k]...)
+		q.logits = append(q.logits[:0], out[k]...)
 		k++
-		if !r.q.closed {
-			r.q.expected = true
+		if !q.closed {
+			q.expected = true
 			s.expect++
 		}
 		s.remove(r)
 		close(r.ready)
+	}
+	for _, r := range taken {
+		if r.q.closed {
+			r.q.cache.Release()
+		}
 	}
 	s.stats.Steps++
 	s.stats.Rows += int64(rows)

@@ -182,7 +182,7 @@ func TestBatchedIsAlone(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, tok := c.load(t)
-			cfg := Config{Chunk: 16, PrefillTokens: 24}
+			cfg := Config{Chunk: 16, StepTokens: 24}
 			jobs := mixedJobs(c.sample)
 			got, stats := together(t, m, tok, cfg, jobs)
 			for i, j := range jobs {

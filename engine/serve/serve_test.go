@@ -741,7 +741,7 @@ func TestConcurrentRequestsBatched(t *testing.T) {
 // or abandoned, is closed at the end; nothing fails.
 func TestSoakShort(t *testing.T) {
 	m := builtIn(t)
-	cfg := Config{Models: []*Model{m}, Schedule: schedule.Config{Chunk: 32, PrefillTokens: 64}}
+	cfg := Config{Models: []*Model{m}, Schedule: schedule.Config{Chunk: 32, StepTokens: 64}}
 	s, url := start(t, cfg)
 	long := strings.Repeat("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n", 12)
 	prompts := []string{"func main() {", "package ", "// Copyright", long, "type Reader interface {", long + "func"}

@@ -187,7 +187,9 @@ func (s *Server) Limits() string {
 	}
 	if sched := s.scheds[s.models[0]]; sched != nil {
 		c := sched.Config()
-		fmt.Fprintf(&b, "\nbatching: every generation's next token in one pass a step, with up to %d prompt tokens in chunks of %d", c.PrefillTokens, c.Chunk)
+		pool := sched.Pool()
+		fmt.Fprintf(&b, "\nbatching: every generation's next token in one pass a step, up to %d tokens a step, prompts in chunks of %d", c.StepTokens, c.Chunk)
+		fmt.Fprintf(&b, "\nKV memory: %d MiB at most, in %d blocks of %d positions (%.0f KiB each), shared prefixes cached", c.KVMemory>>20, pool.Stats().Blocks, pool.BlockSize(), float64(pool.BlockBytes())/1024)
 	} else {
 		b.WriteString("\nbatching: off, each generation runs its own passes")
 	}

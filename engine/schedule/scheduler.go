@@ -240,6 +240,7 @@ type request struct {
 	cuts    []int
 	tiled   []bool
 	replay  bool // it computes its sequence again after a preemption
+	fresh   bool // its sequence is new: the prefix cache may hold its start
 	arrived int64
 	waited  int
 	take    int  // how many run in the step being built
@@ -274,23 +275,26 @@ func (r *request) plan(m *engine.Model, chunk int) {
 // reuse takes the longest prefix of r's tokens the prefix cache holds
 // into its sequence's empty cache, when its positions' numbers are those
 // r would compute: whole blocks, computed the way r computes them, and
-// ending where r's next piece, started there, is attended as r's own
-// piece would be. r runs from position 0.
+// ending either at the end of one of r's pieces or inside one, [a, e),
+// where both parts, [a, m) and [m, e), run as pieces of their own, are
+// attended as the whole piece is (so that r's rest, and the sequence
+// computed again after a preemption, keep r's numbers). r runs from
+// position 0.
 func (s *Scheduler) reuse(r *request) {
 	q := r.q
 	m := q.cache.Cached(r.tokens, r.tiled, len(r.tokens)-1)
+	a := 0 // the start of the piece m is in
 	for ; m > 0; m -= s.cfg.BlockSize {
-		if slices.Contains(r.cuts, m) {
-			break
-		}
+		a = 0
 		e := len(r.tokens)
 		for _, c := range r.cuts {
 			if c > m {
 				e = c
 				break
 			}
+			a = c
 		}
-		if s.model.TiledRun(e-m) == r.tiled[m] {
+		if a == m || s.model.TiledRun(m-a) == r.tiled[a] && s.model.TiledRun(e-m) == r.tiled[a] {
 			break
 		}
 	}
@@ -302,7 +306,13 @@ func (s *Scheduler) reuse(r *request) {
 	q.n = m
 	q.hist = append(q.hist[:0], r.tokens[:m]...)
 	q.tiled = append(q.tiled[:0], r.tiled[:m]...)
-	q.runs = append(q.runs[:0], m)
+	q.runs = q.runs[:0]
+	for _, c := range r.cuts {
+		if c < m {
+			q.runs = append(q.runs, c)
+		}
+	}
+	q.runs = append(q.runs, m)
 }
 
 // rows appends the rows of r's next r.take tokens to batch, the last of
@@ -345,9 +355,7 @@ func (q *Seq) Logits(ctx context.Context, seq []int) ([]float32, error) {
 		s.mu.Unlock()
 		return nil, ErrClosed
 	}
-	if q.n == 0 {
-		s.reuse(r)
-	}
+	r.fresh = q.n == 0
 	s.arrived++
 	r.arrived = s.arrived
 	if q.expected {
@@ -427,24 +435,33 @@ func (s *Scheduler) next(batch []engine.Row, taken []*request) ([]engine.Row, []
 			s.pending = nil
 			return nil, nil
 		}
+		// A new sequence's start may be in the prefix cache. (Taking
+		// blocks happens here, between steps, never while a pass
+		// counts on them.)
+		for _, r := range s.pending {
+			if r.fresh {
+				r.fresh = false
+				s.reuse(r)
+			}
+		}
 		step := s.step()
 		plan := s.plan(step)
 		for _, seq := range plan.Preempt {
 			s.preempt(s.find(seq))
 		}
-		// The blocks the step takes, counted as the takes are: a take that
-		// would need more than are left waits for another step.
+		// A preempted sequence computed again may find its blocks in
+		// the prefix cache: it takes them first, and then the blocks
+		// the step takes are counted as the takes are; a take that would
+		// need more than are left waits for another step.
+		for _, t := range plan.Run {
+			if r := s.find(t.Seq); r.replay && r.done == 0 && r.q.cache.Len() == 0 {
+				s.reuse(r)
+			}
+		}
 		need, free := 0, s.pool.Available()
 		for _, t := range plan.Run {
 			r := s.find(t.Seq)
-			n := t.Tokens
-			if r.replay && r.done == 0 && r.q.cache.Len() == 0 {
-				// Computing a preempted sequence again: its blocks may
-				// still be in the prefix cache.
-				s.reuse(r)
-				n = min(n, r.next())
-				free = s.pool.Available()
-			}
+			n := min(t.Tokens, r.next())
 			kv := r.q.cache
 			more := max(s.pool.BlocksFor(kv.Len()+n)-kv.Blocks(), 0)
 			if need+more > free {
@@ -463,9 +480,15 @@ func (s *Scheduler) next(batch []engine.Row, taken []*request) ([]engine.Row, []
 		if len(taken) > 0 {
 			return batch, taken
 		}
-		// Nothing could run: the oldest request is starving, and may
-		// now preempt others; if even that cannot make room (the blocks
-		// are held by sequences that are sampling), wait for one of them.
+		// Nothing could run. A preempted sequence may have given back
+		// fewer blocks than it held (blocks it shared with others stay
+		// theirs): plan again. Otherwise the oldest request is starving,
+		// and may now preempt others; if even that cannot make room (the
+		// blocks are held by sequences that are sampling), wait for one
+		// of them.
+		if len(plan.Preempt) > 0 {
+			continue
+		}
 		if oldest := s.pending[0]; oldest.waited < s.cfg.MaxWait {
 			oldest.waited = s.cfg.MaxWait
 			continue

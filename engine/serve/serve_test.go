@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -733,15 +735,37 @@ func TestConcurrentRequestsBatched(t *testing.T) {
 	t.Logf("scheduler: %+v", stats)
 }
 
-// TestSoakShort is the short soak: 24 clients on loopback for a few
-// seconds, sending completions one after another, some streamed, some of
-// them hanging up after the first pieces, some with prompts long enough
-// to run in several chunks. Every answer that completes is the one its
-// request gets alone, bit for bit in its text; every sequence, finished
-// or abandoned, is closed at the end; nothing fails.
-func TestSoakShort(t *testing.T) {
+// The soak's size: the short soak of make test by default; the long one
+// (engine/cmd/bench/soak.sh) sets them.
+var (
+	soakClients  = flag.Int("soak.clients", 24, "TestSoak: clients sending requests at once")
+	soakDuration = flag.Duration("soak.duration", 3*time.Second, "TestSoak: how long the clients send requests")
+	soakModel    = flag.String("soak.model", "default", "TestSoak: the model served, default (the course's) or smollm2")
+	soakBlocks   = flag.Int("soak.blocks", 64, "TestSoak: the KV budget, in blocks of 16 positions")
+)
+
+// TestSoak is a soak on loopback: clients sending completions one after
+// another for a while, some streamed, some of them hanging up after the
+// first pieces, some with prompts long enough to run in several chunks,
+// through a KV pool too small for all of them at once, so that
+// sequences are preempted and computed again. Every answer that
+// completes is the one its request gets alone, bit for bit in its text;
+// every sequence, finished or abandoned, is closed at the end and its
+// blocks are back in the pool; the pool never makes more blocks than
+// its budget, and the heap stays within the budget and a margin; nothing
+// fails. By default it is the short soak of make test (24 clients, 3
+// seconds); soak.sh runs the long one.
+func TestSoak(t *testing.T) {
 	m := builtIn(t)
-	cfg := Config{Models: []*Model{m}, Schedule: schedule.Config{Chunk: 32, StepTokens: 64}}
+	if *soakModel == "smollm2" {
+		m = smolLM2(t)
+	}
+	pool, err := m.Model.NewBlockPool(16, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := schedule.Config{Chunk: 32, StepTokens: 64, KVMemory: int64(*soakBlocks) * pool.BlockBytes()}
+	cfg := Config{Models: []*Model{m}, Concurrent: *soakClients, Queue: 2 * *soakClients, Schedule: sc}
 	s, url := start(t, cfg)
 	long := strings.Repeat("func (b *Buffer) Len() int { return len(b.buf) - b.off }\n", 12)
 	prompts := []string{"func main() {", "package ", "// Copyright", long, "type Reader interface {", long + "func"}
@@ -755,18 +779,31 @@ func TestSoakShort(t *testing.T) {
 		answers   []answer
 		hungUp    int
 		failures  []string
-		deadline  = time.Now().Add(3 * time.Second)
+		deadline  = time.Now().Add(*soakDuration)
 		wg        sync.WaitGroup
 		requests  int
 		completed int
+		bytes     int64
 	)
-	for c := range 24 {
+	// The heap, sampled while the clients run.
+	var peak uint64
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for time.Now().Before(deadline) {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	for c := range *soakClients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := 0; time.Now().Before(deadline); i++ {
 				prompt, max := prompts[(c+i)%len(prompts)], 8+(c*7+i*3)%24
-				body := fmt.Sprintf(`{"model": "default", "prompt": %q, "temperature": 0, "max_tokens": %d, "stream": %v}`, prompt, max, c%2 == 0)
+				body := fmt.Sprintf(`{"model": %q, "prompt": %q, "temperature": 0, "max_tokens": %d, "stream": %v}`, m.ID, prompt, max, c%2 == 0)
 				ctx, cancel := context.WithCancel(context.Background())
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/v1/completions", strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
@@ -783,6 +820,7 @@ func TestSoakShort(t *testing.T) {
 				cancel()
 				mu.Lock()
 				requests++
+				bytes += int64(len(text))
 				switch {
 				case problem != "":
 					failures = append(failures, problem)
@@ -797,6 +835,7 @@ func TestSoakShort(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	<-sampled
 	if len(failures) > 0 {
 		t.Fatalf("%d of %d requests failed, the first: %s", len(failures), requests, failures[0])
 	}
@@ -805,15 +844,21 @@ func TestSoakShort(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	stats := s.scheds[m].Stats()
-	if stats.Sequences != 0 {
-		t.Errorf("%d sequences still open after every client left", stats.Sequences)
+	if stats.Sequences != 0 || stats.Pool.Held != 0 {
+		t.Errorf("after every client left: %d sequences open, %d blocks held", stats.Sequences, stats.Pool.Held)
+	}
+	if stats.Pool.Made > stats.Pool.Blocks {
+		t.Errorf("the pool made %d blocks, over its budget of %d", stats.Pool.Made, stats.Pool.Blocks)
+	}
+	if limit := uint64(sc.KVMemory) + 512<<20; peak > limit {
+		t.Errorf("the heap reached %d MiB, over the KV budget of %d MiB and 512 MiB", peak>>20, sc.KVMemory>>20)
 	}
 	alone := map[string]string{}
 	for _, a := range answers {
 		key := fmt.Sprint(a.max, a.prompt)
 		want, ok := alone[key]
 		if !ok {
-			want, _, _, _ = engineText(t, m, a.prompt, decoding.Options{MaxNewTokens: a.max}, true)
+			want = aloneText(t, m, sc, a.prompt, a.max)
 			alone[key] = want
 		}
 		if a.text != want {
@@ -823,7 +868,32 @@ func TestSoakShort(t *testing.T) {
 	if completed == 0 || hungUp == 0 || stats.MostActive < 8 {
 		t.Errorf("the soak did not soak: %d completed, %d hung up, at most %d sequences in a step", completed, hungUp, stats.MostActive)
 	}
-	t.Logf("%d requests: %d completed, %d hung up; scheduler %+v", requests, completed, hungUp, stats)
+	t.Logf("%d clients for %v: %d requests, %d completed, %d hung up, %d bytes of text, lost 0; heap at most %d MiB (KV budget %d MiB in %d blocks); scheduler %+v",
+		*soakClients, *soakDuration, requests, completed, hungUp, bytes, peak>>20, sc.KVMemory>>20, stats.Pool.Blocks, stats)
+}
+
+// aloneText is prompt's greedy completion of max tokens by a scheduler
+// of its own, of the limits cfg sets.
+func aloneText(t *testing.T, m *Model, cfg schedule.Config, prompt string, max int) string {
+	t.Helper()
+	sched, err := schedule.New(m.Model, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sched.Close()
+	seq, err := sched.NewSequence()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seq.Close()
+	var text string
+	for step, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, prompt, decoding.Options{MaxNewTokens: max, Decoder: decoding.Shared{Seq: seq}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		text += step.Text
+	}
+	return text
 }
 
 // readAnswer reads a completion's text, streamed or not; with hangUp it

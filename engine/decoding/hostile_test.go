@@ -394,8 +394,12 @@ func hostileTrace(t *testing.T) {
 		}
 	}
 	probs := []float32{0.6, 0.40000004, 1e-7} // 0.6 + 0.40000004 rounds to 1.0000001 in float32
-	if kept := TopP(probs, 1, nil); len(kept) != 3 {
-		t.Errorf("TopP(%v, 1) kept %v; want all 3 tokens", probs, kept)
+	if kept := nucleus(probs, 1, nil); len(kept) != 3 {
+		t.Errorf("nucleus(%v, 1) kept %v; want all 3 tokens", probs, kept)
+	}
+	kept := slices.Clone(probs)
+	if ApplyTopP(kept, 1); !slices.Equal(kept, probs) {
+		t.Errorf("ApplyTopP(%v, 1) left %v; want every token kept", probs, kept)
 	}
 }
 

@@ -1,10 +1,7 @@
 package decoding
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -14,40 +11,12 @@ import (
 	"github.com/tokenbytoken/course/engine/internal/memory"
 )
 
-// BeamOptions control a beam search.
-type BeamOptions struct {
-	// Width is the number of partial sequences (beams) kept after each
-	// step. Width 1 is greedy decoding.
-	Width int
-	// MaxNewTokens is the longest continuation considered (at least 1).
-	MaxNewTokens int
-	// LengthPenalty is α in the length normalisation of Google's neural
-	// machine translation system (Wu et al., 2016), which Hugging Face's
-	// beam search also uses in spirit: a finished sequence is ranked by
-	//
-	//	score = cumulative log-probability / ((5 + length) / 6)^α
-	//
-	// where length counts the generated tokens, including the end-of-text
-	// token. Every token adds a negative log-probability, so without
-	// normalisation (α = 0) short sequences win; α > 0 favours longer ones
-	// and α < 0 shorter ones. Typical values are 0.6 to 1.
-	LengthPenalty float64
-	// IsEnd reports whether a token ends the text (for llama2.c models,
-	// Tokenizer.IsEnd). A beam that picks such a token is finished: it is
-	// set aside as a candidate answer and no longer extended. Nil means no
-	// token ends the text.
-	IsEnd func(id int) bool
-	// Text, if set, gives the text of token id after token prev (for
-	// example Tokenizer.Decode); it labels the nodes of the tree.
-	Text func(prev, id int) string
-}
-
 // BeamNode is one node of the explored tree: a partial sequence, the
 // token it added to its parent, and what the search did with it.
 type BeamNode struct {
 	Parent  int    // index of the parent node; -1 for the root (the prompt)
 	Token   int    // the token this node adds; -1 for the root
-	Text    string // the token's text, when BeamOptions.Text is set
+	Text    string // the token's text, when Beam.Text is set
 	Depth   int    // generated tokens so far (0 for the root)
 	LogProb float64
 	// CumLogProb is the sum of LogProb from the root: the log-probability
@@ -80,7 +49,7 @@ type BeamHypothesis struct {
 	Node       int  // its last node in the tree
 }
 
-// BeamResult is what BeamSearch found and how.
+// BeamResult is what a beam search found and how: the Report of Beam.
 type BeamResult struct {
 	// Best is the highest-scoring hypothesis.
 	Best BeamHypothesis
@@ -94,78 +63,15 @@ type BeamResult struct {
 	Passes int
 }
 
-// BeamSearch finds a high-probability continuation of prompt: it keeps the
-// Width best partial sequences by total log-probability, extends each by
-// every token, and keeps the Width best extensions again, step after step.
-//
-// Per step, each beam proposes its most likely tokens (enough that Width
-// of them do not end the text); all proposals are ranked together by
-// cumulative log-probability. Going down that ranking, a proposal that ends
-// the text becomes a finished hypothesis if it ranks within the first
-// Width, and the first Width proposals that do not end the text become the
-// next beams. The search stops at MaxNewTokens (remaining beams become
-// hypotheses too), or as soon as Width hypotheses are finished and no live
-// beam can still beat the worst of them — which is exact, because a beam's
-// log-probability only falls as it grows.
-//
-// It yields the tokens of the best hypothesis, each as soon as it is
-// certain: a token that every live beam and the best finished hypothesis
-// share can no longer change, so it is yielded while the search goes on;
-// the rest follow when the search ends. The last step's Stats.Beam holds
-// the whole explored tree and the best hypotheses (Best and Hypotheses are
-// set once the search has ended). ctx is checked before every question to
-// the model; when it ends first, the live beams become hypotheses as if
-// the length limit had been reached, the best found so far is yielded,
-// and the last step's Finish says why. Bad settings are the only value
-// yielded; a model error ends the steps with that error.
-func BeamSearch(ctx context.Context, lm LM, prompt []int, opts BeamOptions) iter.Seq2[Step, error] {
-	return func(yield func(Step, error) bool) {
-		if err := opts.check(ctx, lm, prompt); err != nil {
-			yield(Step{}, err)
-			return
-		}
-		d := newDecoding(ctx, prompt, lm.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
-		searchBeams(d, lm, opts, yield)
-	}
-}
-
-// check reports settings that make a beam search impossible.
-func (opts BeamOptions) check(ctx context.Context, lm LM, prompt []int) error {
-	if ctx == nil {
-		return errors.New("nil context: pass context.Background() for no deadline")
-	}
-	if err := checkLM(lm); err != nil {
-		return err
-	}
-	if err := checkBeam(opts.Width, opts.LengthPenalty); err != nil {
-		return err
-	}
-	if opts.MaxNewTokens < 1 {
-		return fmt.Errorf("beam search max new tokens = %d: must be at least 1", opts.MaxNewTokens)
-	}
-	if len(prompt) == 0 {
-		return fmt.Errorf("empty prompt: beam search needs at least one token (BOS)")
-	}
-	return checkPrompt(prompt, lm.ContextLength())
-}
-
-// checkBeam reports a width or length penalty beam search cannot use.
-func checkBeam(width int, lengthPenalty float64) error {
-	if width < 1 || width > MaxBeamWidth {
-		return fmt.Errorf("beam width = %d: must be between 1 and %d", width, MaxBeamWidth)
-	}
-	if math.IsNaN(lengthPenalty) || math.IsInf(lengthPenalty, 0) {
-		return fmt.Errorf("length penalty = %v: must be a finite number", lengthPenalty)
-	}
-	return nil
-}
+// Decoder is "beam": a BeamResult is the Report of Beam.
+func (*BeamResult) Decoder() string { return "beam" }
 
 // searchBeams runs the search after d's prompt and streams the best
 // hypothesis through d.
-func searchBeams(d *decoding, lm LM, opts BeamOptions, yield func(Step, error) bool) {
+func searchBeams(d *decoding, lm LM, opts Beam, yield func(Step, error) bool) {
 	prompt := d.seq[:d.prompt:d.prompt]
 	isEnd := d.isEnd
-	maxNew := min(opts.MaxNewTokens, lm.ContextLength()-len(prompt))
+	maxNew := d.positions() - d.prompt
 	// Every step adds up to width × 2·width nodes to the tree (each beam
 	// proposes width tokens, and as many more as end the text).
 	nodes := 1 + int64(maxNew)*int64(opts.Width)*int64(2*opts.Width)
@@ -180,7 +86,7 @@ func searchBeams(d *decoding, lm LM, opts BeamOptions, yield func(Step, error) b
 	lp := func(length int) float64 { return math.Pow((5+float64(length))/6, opts.LengthPenalty) }
 
 	res := &BeamResult{Tree: []BeamNode{{Parent: -1, Token: -1, Status: BeamKept}}}
-	d.stats.Beam = res
+	d.stats.Report = res
 	live := []int{0}
 	var finished []BeamHypothesis
 	tokensOf := func(node int) []int {
@@ -222,7 +128,7 @@ func searchBeams(d *decoding, lm LM, opts BeamOptions, yield func(Step, error) b
 	for depth := 1; depth <= maxNew && len(live) > 0; depth++ {
 		if err := d.ctx.Err(); err != nil {
 			if depth == 1 {
-				d.stats.Beam = nil // nothing was searched
+				d.stats.Report = nil // nothing was searched
 				d.emit(yield, d.last(finishFor(err)))
 				return
 			}
@@ -368,38 +274,82 @@ func sharedAncestor(tree []BeamNode, live []int, also int) int {
 	return a
 }
 
-// Beam decodes by beam search (see BeamSearch) in Generate: the text is
-// the best hypothesis, streamed as it becomes certain. The search scores
-// the model's own log-probabilities, so it samples nothing: the sampling
-// settings and penalties of Options must be off, and Options.MaxNewTokens
-// (0: until the context is full) is its length limit.
+// Beam decodes by beam search: it keeps the Width best partial sequences
+// by total log-probability, extends each by every token, and keeps the
+// Width best extensions again, step after step.
+//
+// Per step, each beam proposes its most likely tokens (enough that Width
+// of them do not end the text); all proposals are ranked together by
+// cumulative log-probability. Going down that ranking, a proposal that
+// ends the text becomes a finished hypothesis if it ranks within the
+// first Width, and the first Width proposals that do not end the text
+// become the next beams. The search stops at Options.MaxNewTokens (0:
+// when the context is full; remaining beams become hypotheses too), or
+// as soon as Width hypotheses are finished and no live beam can still
+// beat the worst of them — which is exact, because a beam's
+// log-probability only falls as it grows.
+//
+// The text is the best hypothesis, each token yielded as soon as it is
+// certain: a token that every live beam and the best finished hypothesis
+// share can no longer change, so it is yielded while the search goes on;
+// the rest follow when the search ends. The last step's Stats.Report is
+// a *BeamResult: the whole explored tree and the best hypotheses. ctx is
+// checked before every question to the model; when it ends first, the
+// live beams become hypotheses as if the length limit had been reached,
+// the best found so far is yielded, and the last step's Finish says why.
+//
+// The search scores the model's own log-probabilities, so it samples
+// nothing: the sampling settings and penalties of Options must be off.
+// In Generate each beam keeps a KV cache of its own.
 type Beam struct {
-	Width         int     // beams kept (1 is greedy decoding)
-	LengthPenalty float64 // α of BeamOptions.LengthPenalty
+	// Width is the number of partial sequences (beams) kept after each
+	// step, 1 to MaxBeamWidth. Width 1 is greedy decoding.
+	Width int
+	// LengthPenalty is α in the length normalisation of Google's neural
+	// machine translation system (Wu et al., 2016), which Hugging Face's
+	// beam search also uses in spirit: a finished sequence is ranked by
+	//
+	//	score = cumulative log-probability / ((5 + length) / 6)^α
+	//
+	// where length counts the generated tokens, including the end-of-text
+	// token. Every token adds a negative log-probability, so without
+	// normalisation (α = 0) short sequences win; α > 0 favours longer ones
+	// and α < 0 shorter ones. Typical values are 0.6 to 1.
+	LengthPenalty float64
+	// Text, if set, gives the text of token id after token prev (for
+	// example Tokenizer.Decode); it labels the nodes of the tree.
+	Text func(prev, id int) string
 }
 
 func (b Beam) check(o Options) error {
-	if err := unconstrained(o, b); err != nil {
+	if err := unconstrained(o, "beam search"); err != nil {
 		return err
 	}
-	if err := checkBeam(b.Width, b.LengthPenalty); err != nil {
-		return &SettingError{"Decoder", b, err.Error()}
+	if b.Width < 1 || b.Width > MaxBeamWidth {
+		return &SettingError{"Decoder.Width", b.Width, fmt.Sprintf("beam width must be between 1 and %d", MaxBeamWidth)}
+	}
+	if math.IsNaN(b.LengthPenalty) || math.IsInf(b.LengthPenalty, 0) {
+		return &SettingError{"Decoder.LengthPenalty", b.LengthPenalty, "must be a finite number"}
 	}
 	return checkUnsampled(o, false, "beam search keeps the likeliest continuations by the model's own log-probabilities")
 }
 
-func (b Beam) generate(d *decoding, m *engine.Model, opts Options, yield func(Step, error) bool) {
-	o := BeamOptions{Width: b.Width, LengthPenalty: b.LengthPenalty, MaxNewTokens: d.positions() - d.prompt, IsEnd: d.isEnd}
+func (b Beam) generate(d *decoding, m *engine.Model, _ Options, yield func(Step, error) bool) {
 	d.mark = time.Now()
-	searchBeams(d, engine.NewModelLM(m, 2*b.Width), o, yield)
+	searchBeams(d, engine.NewModelLM(m, 2*b.Width), b, yield)
 }
 
-// unconstrained refuses Options.Constraint for decoder d, which weighs
-// tokens by the model's own distribution: a mask would change it under
+func (b Beam) decode(d *decoding, lm LM, _ Options, yield func(Step, error) bool) {
+	searchBeams(d, lm, b, yield)
+}
+
+// unconstrained refuses Options.Constraint for the decoder named name,
+// which does not mask the logits before it chooses (Pick), or weighs
+// tokens by the model's own distribution, which a mask would change under
 // it (beam search, speculative decoding).
-func unconstrained(o Options, d Decoder) error {
+func unconstrained(o Options, name string) error {
 	if o.Constraint != nil {
-		return &SettingError{"Decoder", d, "does not apply Options.Constraint (only the default decoder, NoCache and Shared do)"}
+		return &SettingError{"Constraint", o.Constraint, name + " does not apply a constraint (only the default decoder, NoCache and Shared do)"}
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func TestBeamFindsWhatGreedyMisses(t *testing.T) {
 	greedy := collect(t, sampleLoop(lm, []int{tC}, 2, Argmax, nil))
 	sameTokens(t, "greedy", greedy, []int{tA, tA})
 
-	res, err := beamSearch(lm, []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 2})
+	res, err := beamSearch(lm, []int{tC}, Options{MaxNewTokens: 2, Decoder: Beam{Width: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestBeamLengthPenalty(t *testing.T) {
 		{0, []int{tEnd}, math.Log(0.3)},
 		{1, []int{tA, tA, tEnd}, math.Log(0.245) * 3 / 4},
 	} {
-		res, err := beamSearch(lengthLM(), []int{tC}, BeamOptions{Width: 2, MaxNewTokens: 3, LengthPenalty: c.alpha, IsEnd: isTEnd})
+		res, err := beamSearch(lengthLM(), []int{tC}, Options{MaxNewTokens: 3, IsEnd: isTEnd, Decoder: Beam{Width: 2, LengthPenalty: c.alpha}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestBeamStopsWhenNothingCanBeatTheFinished(t *testing.T) {
 	// at once, and the live beam (log 0.1 at best) can never catch up, so
 	// the search asks the model only once although 50 tokens are allowed.
 	lm := fixedLM(0.9, 0.1, 0, 0)
-	res, err := beamSearch(lm, []int{tC}, BeamOptions{Width: 1, MaxNewTokens: 50, IsEnd: isTEnd})
+	res, err := beamSearch(lm, []int{tC}, Options{MaxNewTokens: 50, IsEnd: isTEnd, Decoder: Beam{Width: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestBeamWideEnoughIsExhaustive(t *testing.T) {
 		return d
 	}}
 	width := vocab * vocab
-	res, err := beamSearch(lm, []int{0}, BeamOptions{Width: width, MaxNewTokens: depth})
+	res, err := beamSearch(lm, []int{0}, Options{MaxNewTokens: depth, Decoder: Beam{Width: width}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestBeamWidthOneIsGreedyOnStories260K(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := greedyByForward(t, m, prompt, 40, tok.IsEnd)
-	res, err := beamSearch(engine.NewModelLM(m, 2), prompt, BeamOptions{Width: 1, MaxNewTokens: 40, IsEnd: tok.IsEnd, Text: tok.Decode})
+	res, err := beamSearch(engine.NewModelLM(m, 2), prompt, Options{MaxNewTokens: 40, IsEnd: tok.IsEnd, Decoder: Beam{Width: 1, Text: tok.Decode}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestBeamScoresAreTheModelsLogProbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := beamSearch(engine.NewModelLM(m, 6), prompt, BeamOptions{Width: 3, MaxNewTokens: 12, IsEnd: tok.IsEnd, Text: tok.Decode})
+	res, err := beamSearch(engine.NewModelLM(m, 6), prompt, Options{MaxNewTokens: 12, IsEnd: tok.IsEnd, Decoder: Beam{Width: 3, Text: tok.Decode}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,15 +253,16 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 	lm := fixedLM(0.5, 0.5)
 	for _, c := range []struct {
 		prompt []int
-		opts   BeamOptions
+		opts   Options
 		want   string
 	}{
-		{[]int{1}, BeamOptions{Width: 0, MaxNewTokens: 5}, "beam width = 0: must be between 1 and 100"},
-		{[]int{1}, BeamOptions{Width: -3, MaxNewTokens: 5}, "beam width = -3: must be between 1 and 100"},
-		{[]int{1}, BeamOptions{Width: 1000, MaxNewTokens: 5}, "beam width = 1000: must be between 1 and 100"},
-		{[]int{1}, BeamOptions{Width: 2, MaxNewTokens: 0}, "beam search max new tokens = 0: must be at least 1"},
-		{[]int{1}, BeamOptions{Width: 2, MaxNewTokens: 5, LengthPenalty: math.NaN()}, "length penalty = NaN: must be a finite number"},
-		{nil, BeamOptions{Width: 2, MaxNewTokens: 5}, "empty prompt: beam search needs at least one token (BOS)"},
+		{[]int{1}, Options{MaxNewTokens: 5, Decoder: Beam{Width: 0}}, "Decoder.Width = 0: beam width must be between 1 and 100"},
+		{[]int{1}, Options{MaxNewTokens: 5, Decoder: Beam{Width: -3}}, "Decoder.Width = -3: beam width must be between 1 and 100"},
+		{[]int{1}, Options{MaxNewTokens: 5, Decoder: Beam{Width: 1000}}, "Decoder.Width = 1000: beam width must be between 1 and 100"},
+		{[]int{1}, Options{MaxNewTokens: -1, Decoder: Beam{Width: 2}}, "MaxNewTokens = -1: must be 0 (no limit) or positive"},
+		{[]int{1}, Options{MaxNewTokens: 5, Decoder: Beam{Width: 2, LengthPenalty: math.NaN()}}, "Decoder.LengthPenalty = NaN: must be a finite number"},
+		{[]int{1}, Options{MaxNewTokens: 5, Temperature: 0.5, Decoder: Beam{Width: 2}}, "Temperature = 0.5: beam search keeps the likeliest continuations by the model's own log-probabilities: it must be off"},
+		{nil, Options{MaxNewTokens: 5, Decoder: Beam{Width: 2}}, "empty prompt: need at least one token (BOS)"},
 	} {
 		_, err := beamSearch(lm, c.prompt, c.opts)
 		if err == nil || err.Error() != c.want {
@@ -272,7 +273,7 @@ func TestBeamRejectsBadSettings(t *testing.T) {
 		t.Errorf("the model was asked %d times before the settings were checked", lm.calls)
 	}
 	m, _ := loadReference(t)
-	_, err := beamSearch(engine.NewModelLM(m, 1), make([]int, 512), BeamOptions{Width: 2, MaxNewTokens: 5})
+	_, err := beamSearch(engine.NewModelLM(m, 1), make([]int, 512), Options{MaxNewTokens: 5, Decoder: Beam{Width: 2}})
 	if want := "prompt of 512 tokens leaves no room in the model's context of 512 tokens"; err == nil || err.Error() != want {
 		t.Errorf("prompt as long as the context: got error %v, want %q", err, want)
 	}
@@ -297,7 +298,7 @@ func (m *cancelAfterLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 // with the context's error, cut short of the length limit.
 func TestBeamSearchContext(t *testing.T) {
 	uniform := &tableLM{vocab: 4, probs: func([]int) []float64 { return []float64{0.1, 0.3, 0.3, 0.3} }}
-	opts := BeamOptions{Width: 2, MaxNewTokens: 50, IsEnd: isTEnd}
+	opts := Options{MaxNewTokens: 50, IsEnd: isTEnd, Decoder: Beam{Width: 2}}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

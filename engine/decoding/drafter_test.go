@@ -43,7 +43,7 @@ func TestPromptLookupProposes(t *testing.T) {
 	if _, err := (PromptLookup{MaxN: 2, MinN: 3}).Draft(DraftRequest{Seq: seq, Max: 2}); err == nil || !strings.Contains(err.Error(), "2 down to 3") {
 		t.Errorf("PromptLookup{MaxN: 2, MinN: 3} error %v; want one naming both sizes", err)
 	}
-	_, err := speculativeWith(fixedLM(0.5, 0.5), PromptLookup{MinN: -1}, []int{0}, SpeculativeOptions{Gamma: 2}, nil)
+	_, err := speculativeWith(fixedLM(0.5, 0.5), PromptLookup{MinN: -1}, []int{0}, Options{Decoder: Speculation{Gamma: 2}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "-1") {
 		t.Errorf("Speculative with PromptLookup{MinN: -1}: error %v; want one naming -1", err)
 	}
@@ -86,7 +86,7 @@ func TestPromptLookupGreedyIsTargetGreedy(t *testing.T) {
 		want := greedyByForward(t, c.m, c.prompt, n, func(int) bool { return false })
 		for _, gamma := range []int{1, 3, 8} {
 			tl := engine.NewModelLM(c.m, 1)
-			run, err := speculativeWith(tl, PromptLookup{}, c.prompt, SpeculativeOptions{Gamma: gamma, MaxNewTokens: n}, nil)
+			run, err := speculativeWith(tl, PromptLookup{}, c.prompt, Options{MaxNewTokens: n, Decoder: Speculation{Gamma: gamma}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestPointMassDraftsFollowTheTarget(t *testing.T) {
 	p := []float64{0.1, 0.2, 0.3, 0.4}
 	const n = 40000
 	run, err := speculativeWith(fixedLM(p...), fixedDrafter(1), []int{0},
-		SpeculativeOptions{Gamma: 3, MaxNewTokens: n, Temperature: 1, Seed: 42}, nil)
+		Options{MaxNewTokens: n, Temperature: 1, Seed: 42, Decoder: Speculation{Gamma: 3}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestPromptLookupSamplesFollowTheTargetInContext(t *testing.T) {
 	target := [][]float64{{0.6, 0.3, 0.1}, {0.1, 0.1, 0.8}, {0.3, 0.4, 0.3}}
 	const n = 60000
 	run, err := speculativeWith(markovLM(target), PromptLookup{MaxN: 2}, []int{0},
-		SpeculativeOptions{Gamma: 4, MaxNewTokens: n, Temperature: 1, Seed: 7}, nil)
+		Options{MaxNewTokens: n, Temperature: 1, Seed: 7, Decoder: Speculation{Gamma: 4}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,13 +195,13 @@ func TestSpeculativeRefusesBadProposals(t *testing.T) {
 		{Proposal{Tokens: []int{7}}, "token id 7, outside the vocabulary (0..1)"},
 		{Proposal{Tokens: []int{1}, Q: [][]float64{{1}}}, "1 probabilities for a vocabulary of 2"},
 	} {
-		_, err := speculativeWith(fixedLM(0.5, 0.5), badDrafter(c.prop), []int{0}, SpeculativeOptions{Gamma: 2, MaxNewTokens: 5, Temperature: 1}, nil)
+		_, err := speculativeWith(fixedLM(0.5, 0.5), badDrafter(c.prop), []int{0}, Options{MaxNewTokens: 5, Temperature: 1, Decoder: Speculation{Gamma: 2}}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("proposal %+v: error %v; want %q", c.prop, err, c.want)
 		}
 	}
-	_, err := speculativeWith(fixedLM(0.5, 0.5), nil, []int{0}, SpeculativeOptions{Gamma: 2}, nil)
-	if err == nil || !strings.Contains(err.Error(), "nil Drafter") {
+	_, err := speculativeWith(fixedLM(0.5, 0.5), nil, []int{0}, Options{Decoder: Speculation{Gamma: 2}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "needs a Drafter") {
 		t.Errorf("nil drafter: error %v", err)
 	}
 }
@@ -228,12 +228,12 @@ func TestGenerateDecoders(t *testing.T) {
 		}
 		switch dec.(type) {
 		case Beam:
-			if last.Stats.Beam == nil || last.Stats.Beam.Passes == 0 {
-				t.Errorf("beam: the last step's Stats.Beam is %+v", last.Stats.Beam)
+			if res, ok := last.Stats.Report.(*BeamResult); !ok || res.Passes == 0 {
+				t.Errorf("beam: the last step's Stats.Report is %+v", last.Stats.Report)
 			}
 		case Speculation:
-			if s := last.Stats.Speculative; s == nil || s.TargetPasses >= 60 || len(s.Tokens) != 60 {
-				t.Errorf("speculative: the last step's Stats.Speculative is %+v; want fewer than 60 target passes for 60 tokens", s)
+			if s, ok := last.Stats.Report.(*SpeculativeStats); !ok || s.TargetPasses >= 60 || len(s.Tokens) != 60 {
+				t.Errorf("speculative: the last step's Stats.Report is %+v; want fewer than 60 target passes for 60 tokens", last.Stats.Report)
 			}
 		}
 	}
@@ -254,10 +254,11 @@ func TestGenerateDecoders(t *testing.T) {
 	}{
 		{Options{Temperature: 0.7, Decoder: Beam{Width: 2}}, "Temperature"},
 		{Options{TopP: 0.9, Decoder: Beam{Width: 2}}, "TopP"},
-		{Options{Decoder: Beam{Width: 0}}, "Decoder"},
+		{Options{Decoder: Beam{Width: 0}}, "Decoder.Width"},
 		{Options{Temperature: 1, TopK: 5, Decoder: Speculation{Drafter: PromptLookup{}, Gamma: 2}}, "TopK"},
-		{Options{Decoder: Speculation{Drafter: PromptLookup{}}}, "Decoder"},
-		{Options{Decoder: Speculation{Gamma: 2}}, "Decoder"},
+		{Options{Decoder: Speculation{Drafter: PromptLookup{}}}, "Decoder.Gamma"},
+		{Options{Decoder: Speculation{Gamma: 2}}, "Decoder.Drafter"},
+		{Options{TopP: 0.9, Decoder: Pick(Argmax)}, "TopP"},
 	} {
 		var se *SettingError
 		if err := c.opts.Validate(m.Config.VocabSize); !errors.As(err, &se) || se.Setting != c.setting {
@@ -281,14 +282,17 @@ func TestBeamStreamsSharedTokens(t *testing.T) {
 		return []float64{0.25, 0.25, 0.25, 0.25}
 	}}
 	var asked, ids []int
-	for s, err := range BeamSearch(context.Background(), lm, []int{0}, BeamOptions{Width: 2, MaxNewTokens: 8}) {
+	for s, err := range Decode(context.Background(), lm, []int{0}, Options{MaxNewTokens: 8, Decoder: Beam{Width: 2}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, s.ID)
 		asked = append(asked, lm.calls)
-		if s.Finish != "" && (!slices.Equal(ids, s.Stats.Beam.Best.Tokens) || s.Finish != FinishLength) {
-			t.Errorf("streamed %v, finish %q; the best hypothesis is %v", ids, s.Finish, s.Stats.Beam.Best.Tokens)
+		if s.Finish == "" {
+			continue
+		}
+		if res := s.Stats.Report.(*BeamResult); !slices.Equal(ids, res.Best.Tokens) || s.Finish != FinishLength {
+			t.Errorf("streamed %v, finish %q; the best hypothesis is %v", ids, s.Finish, res.Best.Tokens)
 		}
 	}
 	// Worked by hand: depth 1 asks once (the root) and keeps [1] and an
@@ -303,10 +307,11 @@ func TestBeamStreamsSharedTokens(t *testing.T) {
 	}
 }
 
-func TestDecodePickDefaultsToArgmax(t *testing.T) {
+// Decode without a Decoder is greedy at temperature 0, as Pick(Argmax) is.
+func TestDecodeDefaultsToArgmax(t *testing.T) {
 	lm := fixedLM(0.1, 0.6, 0.3)
 	var ids []int
-	for s, err := range Decode(context.Background(), lm, []int{0}, DecodeOptions{MaxNewTokens: 3}) {
+	for s, err := range Decode(context.Background(), lm, []int{0}, Options{MaxNewTokens: 3}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,6 +321,6 @@ func TestDecodePickDefaultsToArgmax(t *testing.T) {
 		}
 	}
 	if !slices.Equal(ids, []int{1, 1, 1}) {
-		t.Errorf("Decode without Pick gave %v; want the argmax 1, three times", ids)
+		t.Errorf("Decode without a Decoder gave %v; want the argmax 1, three times", ids)
 	}
 }

@@ -30,7 +30,7 @@ func (m treeLM) NextLogits(prefix []int, n int) ([][]float32, error) {
 // Greedy decoding takes the most likely first token and is stuck with its
 // continuation; beam search with two beams keeps the runner-up and finds
 // the more likely pair.
-func ExampleBeamSearch() {
+func ExampleBeam() {
 	const start, a, b, c = 0, 1, 2, 3
 	lm := treeLM{
 		start: {0, 0.5, 0.4, 0.1}, // a is the best first token...
@@ -40,13 +40,13 @@ func ExampleBeamSearch() {
 	}
 	for _, width := range []int{1, 2} {
 		var tokens []int
-		for step, err := range decoding.BeamSearch(context.Background(), lm, []int{start}, decoding.BeamOptions{Width: width, MaxNewTokens: 2}) {
+		for step, err := range decoding.Decode(context.Background(), lm, []int{start}, decoding.Options{MaxNewTokens: 2, Decoder: decoding.Beam{Width: width}}) {
 			if err != nil {
 				panic(err)
 			}
 			tokens = append(tokens, step.ID)
 			if step.Finish != "" {
-				res := step.Stats.Beam
+				res := step.Stats.Report.(*decoding.BeamResult)
 				fmt.Printf("width %d: tokens %v, probability %.2f, %d nodes in the tree\n",
 					width, tokens, math.Exp(res.Best.CumLogProb), len(res.Tree))
 			}

@@ -106,9 +106,13 @@ type Options struct {
 	Constraint *Constraint
 
 	// Decoder chooses the tokens another way than sampling them one at a
-	// time from the KV cache: Beam, Speculation or NoCache. Nil samples
-	// with the settings above.
+	// time with the settings above: Pick, Beam, Speculation, NoCache or
+	// Shared. Nil samples with the settings above.
 	Decoder Decoder
+	// IsEnd reports whether a token ends the text (that token is the last
+	// one yielded). Nil means the tokenizer's end-of-text tokens in
+	// Generate, and no token in Decode, which has no tokenizer.
+	IsEnd func(id int) bool
 }
 
 // SettingError reports an impossible setting in Options: which one, its
@@ -250,12 +254,22 @@ type Stats struct {
 	StopSequence    string        // the stop sequence that ended the text (FinishStop)
 	EndToken        string        // a GGUF model's end token that ended the text, as its vocabulary writes it (FinishEOS)
 
-	// Beam is the explored tree and the best hypotheses, after a beam
-	// search (BeamSearch, or the Beam decoder); nil otherwise.
-	Beam *BeamResult
-	// Speculative counts the proposals and passes of speculative decoding
-	// (Speculative, or the Speculation decoder); nil otherwise.
-	Speculative *SpeculativeStats
+	// Report is what Options.Decoder found out beyond these counts: a
+	// *BeamResult after Beam, a *SpeculativeStats after Speculation; nil
+	// after the other decoders.
+	Report Report
+}
+
+// Report is what a decoder tells about its run, in Stats.Report: the
+// explored tree of a beam search (*BeamResult) or the proposals and
+// passes of speculative decoding (*SpeculativeStats). Take it back with a
+// type assertion:
+//
+//	res, ok := step.Stats.Report.(*decoding.BeamResult)
+type Report interface {
+	// Decoder names the decoder that made the report: "beam" or
+	// "speculative".
+	Decoder() string
 }
 
 // PrefillTokensPerSecond is the prompt processing speed.
@@ -271,9 +285,9 @@ func perSecond(n int, d time.Duration) float64 {
 	return float64(n) / d.Seconds()
 }
 
-// FinishReason says which condition ended a generation. Every decoder —
-// Generate, Decode, BeamSearch, Speculative — ends on one of these, decided
-// in one place (decoding.step).
+// FinishReason says which condition ended a generation. Every decoder,
+// in Generate or Decode, ends on one of these, decided in one place
+// (decoding.step).
 type FinishReason string
 
 const (
@@ -338,31 +352,110 @@ func Generate(ctx context.Context, m *engine.Model, tok *engine.Tokenizer, promp
 			yield(Step{}, err)
 			return
 		}
-		d := newDecoding(ctx, ids, m.Config.SeqLen, opts.MaxNewTokens, tok.IsEnd)
+		isEnd := opts.IsEnd
+		if isEnd == nil {
+			isEnd = tok.IsEnd
+		}
+		d := newDecoding(ctx, ids, m.Config.SeqLen, opts.MaxNewTokens, isEnd)
 		d.showText(tok, opts)
 		if opts.Constraint != nil {
 			d.constrain(opts)
 		}
-		if opts.Decoder != nil {
-			opts.Decoder.generate(d, m, opts, yield)
-			return
-		}
-		d.room++ // the last token is never run
-		// Room for the prompt and every token it may generate, reserved
-		// now, so that a generation too big for memory fails before it
-		// starts rather than half-way.
-		st := m.NewState()
-		if err := st.Reserve(d.positions()); err != nil {
-			yield(Step{}, fmt.Errorf("prompt of %d tokens and up to %d new ones: %w", len(ids), d.positions()-len(ids), err))
-			return
-		}
-		d.sample(yield, opts.chooser(tok), func(seq []int) ([]float32, error) {
-			if len(seq) == len(ids) {
-				return prefillPrompt(ctx, st, ids)
-			}
-			return st.Forward(seq[len(seq)-1], len(seq)-1)
-		})
+		opts.decoder().generate(d, m, opts, yield)
 	}
+}
+
+// Decode runs the autoregressive loop over any LM, on token ids: a model
+// that is not a Model with a KV cache — a NoCacheLM, a hand-built table —
+// or a Model seen as an LM (engine.NewModelLM). It is Generate without a
+// tokenizer: Options.Decoder chooses the tokens (nil samples with the
+// settings of Options; Pick chooses with a function of the logits), and
+// the steps carry ID, LogProb (under the model's own distribution) and
+// Pos, but no text. Options.IsEnd says which tokens end the text;
+// Options.Stop and StopWhen, which read text, must be unset.
+//
+// It stops after MaxNewTokens tokens, after a token for which IsEnd
+// reports true, when the context is full, or when ctx is done; the last
+// step says which in Finish. Errors — a nil context or LM, invalid
+// Options, an empty prompt or one that leaves no room — are reported
+// before any work, as the only value yielded.
+func Decode(ctx context.Context, lm LM, prompt []int, opts Options) iter.Seq2[Step, error] {
+	return func(yield func(Step, error) bool) {
+		if err := checkDecode(ctx, lm, prompt, opts); err != nil {
+			yield(Step{}, err)
+			return
+		}
+		d := newDecoding(ctx, prompt, lm.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
+		if opts.Constraint != nil {
+			d.constrain(opts)
+		}
+		opts.decoder().decode(d, lm, opts, yield)
+	}
+}
+
+// checkDecode does the checks of Decode before any work.
+func checkDecode(ctx context.Context, lm LM, prompt []int, opts Options) error {
+	if ctx == nil {
+		return errors.New("nil context: pass context.Background() for no deadline")
+	}
+	if err := checkLM(lm); err != nil {
+		return err
+	}
+	if err := opts.Validate(lm.VocabSize()); err != nil {
+		return err
+	}
+	if len(opts.Stop) > 0 {
+		return &SettingError{"Stop", opts.Stop, "Decode has no tokenizer to read text with: use IsEnd, or Generate"}
+	}
+	if opts.StopWhen != nil {
+		return &SettingError{"StopWhen", "set", "Decode has no tokenizer to read text with: use IsEnd, or Generate"}
+	}
+	return checkPrompt(prompt, lm.ContextLength())
+}
+
+// decoder is the Decoder that runs: Options.Decoder, or sampling with the
+// settings of o.
+func (o Options) decoder() Decoder {
+	if o.Decoder == nil {
+		return sampling{}
+	}
+	return o.Decoder
+}
+
+// sampling is the default decoder: one token at a time, drawn by the
+// Sampler with the settings of Options, with the KV cache in Generate.
+type sampling struct{}
+
+func (sampling) check(Options) error { return nil }
+
+func (sampling) generate(d *decoding, m *engine.Model, opts Options, yield func(Step, error) bool) {
+	d.cached(m, opts.chooser(d.tok), yield)
+}
+
+func (sampling) decode(d *decoding, lm LM, opts Options, yield func(Step, error) bool) {
+	d.sample(yield, opts.chooser(nil), lmNext(lm))
+}
+
+// cached is the loop of Generate's decoders that take one token at a
+// time: the prompt in one batched pass, then one pass per token, with the
+// KV cache of a State. pick chooses each token.
+func (d *decoding) cached(m *engine.Model, pick choose, yield func(Step, error) bool) {
+	d.room++ // the last token is never run
+	// Room for the prompt and every token it may generate, reserved now,
+	// so that a generation too big for memory fails before it starts
+	// rather than half-way.
+	st := m.NewState()
+	if err := st.Reserve(d.positions()); err != nil {
+		yield(Step{}, fmt.Errorf("prompt of %d tokens and up to %d new ones: %w", d.prompt, d.positions()-d.prompt, err))
+		return
+	}
+	ids := d.seq[:d.prompt:d.prompt]
+	d.sample(yield, pick, func(seq []int) ([]float32, error) {
+		if len(seq) == len(ids) {
+			return prefillPrompt(d.ctx, st, ids)
+		}
+		return st.Forward(seq[len(seq)-1], len(seq)-1)
+	})
 }
 
 // prepare does the checks of Generate before any work and encodes the
@@ -470,14 +563,18 @@ func (o Options) pick(sampler *Sampler, tok *engine.Tokenizer, logits, masked []
 	return step, nil
 }
 
-// A Decoder chooses the tokens of Generate another way than sampling them
-// one at a time with the KV cache: Beam, Speculation, NoCache or Shared.
+// A Decoder chooses the tokens of Generate or Decode (Options.Decoder)
+// another way than sampling them one at a time with the settings of
+// Options: Pick, Beam, Speculation, NoCache or Shared.
 type Decoder interface {
 	// check reports the settings of o the decoder cannot honour,
 	// Options.Constraint among them.
 	check(o Options) error
-	// generate runs the decoder after d's prompt and yields d's steps.
+	// generate runs the decoder over m after d's prompt (Generate) and
+	// yields d's steps.
 	generate(d *decoding, m *engine.Model, o Options, yield func(Step, error) bool)
+	// decode runs it over lm (Decode).
+	decode(d *decoding, lm LM, o Options, yield func(Step, error) bool)
 }
 
 // choose picks the next token from the logits after seq, and returns its
@@ -491,8 +588,8 @@ type choose func(logits []float32, seq []int) (Step, error)
 // it; so every decoder streams the same kind of steps and ends for the
 // same reasons.
 //
-// This is why generate.go and the other decoders' files (beam.go,
-// speculative.go, nocache.go) use each other: they use this bookkeeping,
+// This is why generate.go and the other decoders' files (pick.go, beam.go,
+// speculative.go, nocache.go, shared.go) use each other: they use this bookkeeping,
 // and Generate runs any of them through Options.Decoder.
 type decoding struct {
 	ctx    context.Context

@@ -386,8 +386,8 @@ func TestGenerateConstraintDecoders(t *testing.T) {
 	for _, d := range []Decoder{Beam{Width: 2}, Speculation{Drafter: PromptLookup{MaxN: 2}, Gamma: 2}} {
 		err := Options{Constraint: c, Decoder: d}.Validate(m.Config.VocabSize)
 		var se *SettingError
-		if !errors.As(err, &se) || se.Setting != "Decoder" {
-			t.Errorf("%T with a constraint: %v, want a SettingError on Decoder", d, err)
+		if !errors.As(err, &se) || se.Setting != "Constraint" {
+			t.Errorf("%T with a constraint: %v, want a SettingError on Constraint", d, err)
 		}
 	}
 	opts := Options{Constraint: c, MaxNewTokens: 16}

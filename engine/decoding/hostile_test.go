@@ -93,13 +93,13 @@ func hostileMemory(t *testing.T) {
 			return nil
 		}, []string{"KV cache for 1048576 positions", "68.7 GB", "but only", "ulimit -d"}},
 		{"beam search 100 wide over a million tokens", func() error {
-			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 100, MaxNewTokens: 1 << 20})
+			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, Options{MaxNewTokens: 1 << 20, Decoder: Beam{Width: 100}})
 			return err
 		}, []string{"beam search of width 100 over 1048575 tokens", "TB, but only"}},
 		{"beam search 101 wide", func() error {
-			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, BeamOptions{Width: 101, MaxNewTokens: 4})
+			_, err := beamSearch(fixedLM(0.5, 0.5), []int{0}, Options{MaxNewTokens: 4, Decoder: Beam{Width: 101}})
 			return err
-		}, []string{"beam width = 101: must be between 1 and 100"}},
+		}, []string{"Decoder.Width = 101: beam width must be between 1 and 100"}},
 	} {
 		limittest.NoPanic(t, c.name, func() {
 			err := c.run()
@@ -310,18 +310,24 @@ func hostileAPI(t *testing.T) {
 			}
 			return nil
 		}, "ModelLM has no model"},
-		{"beamSearch(nil LM)", func() error { _, err := beamSearch(nil, []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2}); return err }, "nil LM"},
+		{"beamSearch(nil LM)", func() error {
+			_, err := beamSearch(nil, []int{1}, Options{MaxNewTokens: 2, Decoder: Beam{Width: 2}})
+			return err
+		}, "nil LM"},
 		{"beamSearchContext(nil context)", func() error {
-			_, err := beamSearchContext(nil, engine.NewModelLM(m, 2), []int{1}, BeamOptions{Width: 2, MaxNewTokens: 2})
+			_, err := beamSearchContext(nil, engine.NewModelLM(m, 2), []int{1}, Options{MaxNewTokens: 2, Decoder: Beam{Width: 2}})
 			return err
 		}, "nil context"},
-		{"speculative(nil, nil)", func() error { _, err := speculative(nil, nil, []int{1}, SpeculativeOptions{Gamma: 2}, nil); return err }, "target model: no language model"},
+		{"speculative(nil, nil)", func() error {
+			_, err := speculative(nil, nil, []int{1}, Options{Decoder: Speculation{Gamma: 2}}, nil)
+			return err
+		}, "no language model (nil LM)"},
 		{"speculative(draft without model)", func() error {
-			_, err := speculative(engine.NewModelLM(m, 1), engine.NewModelLM(nil, 1), []int{1}, SpeculativeOptions{Gamma: 2}, nil)
+			_, err := speculative(engine.NewModelLM(m, 1), engine.NewModelLM(nil, 1), []int{1}, Options{Decoder: Speculation{Gamma: 2}}, nil)
 			return err
 		}, "draft model: ModelLM has no model"},
-		{"BeamSearch over an LM whose logits are NaN", func() error {
-			_, err := beamSearch(&tableLM{vocab: 2, probs: func([]int) []float64 { return []float64{math.NaN(), 0.5} }}, []int{0}, BeamOptions{Width: 2, MaxNewTokens: 2})
+		{"Beam over an LM whose logits are NaN", func() error {
+			_, err := beamSearch(&tableLM{vocab: 2, probs: func([]int) []float64 { return []float64{math.NaN(), 0.5} }}, []int{0}, Options{MaxNewTokens: 2, Decoder: Beam{Width: 2}})
 			return err
 		}, "row 0 of its logits gave token 0 the logit NaN"},
 	} {
@@ -388,8 +394,12 @@ func hostileTrace(t *testing.T) {
 		}
 	}
 	probs := []float32{0.6, 0.40000004, 1e-7} // 0.6 + 0.40000004 rounds to 1.0000001 in float32
-	if kept := TopP(probs, 1, nil); len(kept) != 3 {
-		t.Errorf("TopP(%v, 1) kept %v; want all 3 tokens", probs, kept)
+	if kept := nucleus(probs, 1, nil); len(kept) != 3 {
+		t.Errorf("nucleus(%v, 1) kept %v; want all 3 tokens", probs, kept)
+	}
+	kept := slices.Clone(probs)
+	if ApplyTopP(kept, 1); !slices.Equal(kept, probs) {
+		t.Errorf("ApplyTopP(%v, 1) left %v; want every token kept", probs, kept)
 	}
 }
 
@@ -397,7 +407,7 @@ func hostileTrace(t *testing.T) {
 // questions of one step, and returns the best found so far.
 func hostileBeamCancel(t *testing.T) {
 	ctx := limittest.CountingContext(4)
-	res, err := beamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, BeamOptions{Width: 3, MaxNewTokens: 10})
+	res, err := beamSearchContext(ctx, fixedLM(0.4, 0.3, 0.2, 0.1), []int{0}, Options{MaxNewTokens: 10, Decoder: Beam{Width: 3}})
 	if !errors.Is(err, context.Canceled) || res == nil || len(res.Best.Tokens) != 1 {
 		t.Fatalf("cancelled within step 2: %v, %+v; want the best of step 1 and context.Canceled", err, res)
 	}

@@ -51,7 +51,7 @@ func TestDecodeNoLogProbs(t *testing.T) {
 	lm := fixedLM(0.5, 0.25, 0.25)
 	for _, skip := range []bool{false, true} {
 		n := 0
-		for s, err := range Decode(t.Context(), lm, []int{0}, DecodeOptions{MaxNewTokens: 3, NoLogProbs: skip}) {
+		for s, err := range Decode(t.Context(), lm, []int{0}, Options{MaxNewTokens: 3, NoLogProbs: skip}) {
 			if err != nil {
 				t.Fatal(err)
 			}

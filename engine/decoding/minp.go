@@ -1,40 +1,21 @@
 package decoding
 
-// MinP keeps the tokens whose probability is at least minP times the
-// probability of the most likely token: with p_max = 0.6 and min-p 0.1,
-// everything under 0.06 is dropped. Like top-p it adapts to the model's
-// certainty, but it is defined relative to the best token rather than by a
-// cumulative mass.
-//
-// kept is the candidate set left by earlier stages (nil means every token).
-// The result keeps kept's order; for nil it lists token ids in increasing
-// order. It reuses kept's storage, or buf's when kept is nil.
-func MinP(probs []float32, minP float64, kept, buf []int) []int {
+// ApplyMinP keeps, in place, the tokens whose probability is at least
+// minP times the probability of the most likely token: with p_max = 0.6
+// and min-p 0.1, every token under 0.06 gets probability 0. The others
+// keep theirs, not renormalised. Like top-p it adapts to the model's
+// certainty, but it is defined relative to the best token rather than by
+// a cumulative mass. After ApplyTopP it judges what top-p left: the best
+// token is always in the nucleus.
+func ApplyMinP(probs []float32, minP float64) {
 	var pmax float32
-	if kept == nil {
-		for _, p := range probs {
-			pmax = max(pmax, p)
-		}
-	} else {
-		for _, id := range kept {
-			pmax = max(pmax, probs[id])
-		}
+	for _, p := range probs {
+		pmax = max(pmax, p)
 	}
 	threshold := float32(minP) * pmax
-	if kept == nil {
-		out := buf[:0]
-		for id, p := range probs {
-			if p >= threshold {
-				out = append(out, id)
-			}
-		}
-		return out
-	}
-	out := kept[:0]
-	for _, id := range kept {
-		if probs[id] >= threshold {
-			out = append(out, id)
+	for i, p := range probs {
+		if p < threshold {
+			probs[i] = 0
 		}
 	}
-	return out
 }

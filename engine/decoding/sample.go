@@ -3,6 +3,7 @@ package decoding
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/tokenbytoken/course/engine/internal/simd"
@@ -51,7 +52,7 @@ type Sampler struct {
 	rng   *RNG
 	z     []float32 // working copy of the logits
 	probs []float32 // probabilities after softmax
-	kept  []int     // candidate token ids after top-p / min-p
+	kept  []int     // the nucleus of top-p
 }
 
 // NewSampler makes llama2.c's sampler: temperature (0 is greedy), then
@@ -220,23 +221,30 @@ func (s *Sampler) sample(logits []float32, history []int, trace *[]Stage) (int, 
 	copy(p, z)
 	softmax32(p)
 
-	// 8–9: cut the tail of the distribution. kept == nil means every token.
-	var kept []int
+	// 8–9: cut the tail of the distribution: the tokens cut get
+	// probability 0. order is the nucleus, most likely first, which the
+	// draw walks in that order, as llama2.c does; nil means every token,
+	// in id order.
+	var order []int
+	cut := false
 	if s.opts.TopP > 0 && s.opts.TopP < 1 {
-		kept = TopP(p, s.opts.TopP, s.kept)
-		s.recordKept(trace, "top-p", p, kept)
+		order = nucleus(p, s.opts.TopP, s.kept) // ApplyTopP, keeping the order
+		keepNucleus(p, order)
+		s.recordKept(trace, "top-p", p, order)
+		cut = true
 	}
 	if s.opts.MinP > 0 {
-		kept = MinP(p, s.opts.MinP, kept, s.kept)
-		s.recordKept(trace, "min-p", p, kept)
+		ApplyMinP(p, s.opts.MinP)
+		s.recordKept(trace, "min-p", p, order)
+		cut = true
 	}
 
 	// 10: draw.
 	coin := s.rng.Float32()
-	if kept == nil {
+	if !cut {
 		return sampleMult(p, coin)
 	}
-	return sampleFrom(p, kept, coin)
+	return sampleFrom(p, order, coin)
 }
 
 // edits reports whether a stage before the temperature (1–4 in sample)
@@ -311,21 +319,42 @@ func distribution(z []float32) []float64 {
 	return Softmax(z)
 }
 
-// recordKept adds to the trace the distribution p restricted to kept and
-// renormalised.
-func (s *Sampler) recordKept(trace *[]Stage, name string, p []float32, kept []int) {
+// recordKept adds to the trace the distribution p, whose tail a stage
+// set to 0, renormalised: summed in order (every token in id order when
+// order is nil), as the draw walks it.
+func (s *Sampler) recordKept(trace *[]Stage, name string, p []float32, order []int) {
 	if trace == nil {
 		return
 	}
 	out := make([]float64, len(p))
 	var sum float64
-	for _, id := range kept {
+	for id := range candidates(p, order) {
 		sum += float64(p[id])
 	}
-	for _, id := range kept {
+	for id := range candidates(p, order) {
 		out[id] = float64(p[id]) / sum
 	}
 	*trace = append(*trace, Stage{name, out})
+}
+
+// candidates yields the tokens that still have a probability in p, in
+// order, or in id order when order is nil.
+func candidates(p []float32, order []int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if order == nil {
+			for id, v := range p {
+				if v != 0 && !yield(id) {
+					return
+				}
+			}
+			return
+		}
+		for _, id := range order {
+			if p[id] != 0 && !yield(id) {
+				return
+			}
+		}
+	}
 }
 
 // Argmax returns the index of the largest logit (the first, on ties). NaN
@@ -402,22 +431,24 @@ func sampleMult(p []float32, coin float32) (int, error) {
 	return last, nil
 }
 
-// sampleFrom draws one of the candidate ids with probability proportional
-// to p[id], walking them in the given order, as llama2.c does for the
-// nucleus: the coin is scaled by the candidates' total instead of
-// renormalising.
-func sampleFrom(p []float32, kept []int, coin float32) (int, error) {
+// sampleFrom draws one of the tokens left in p (those whose probability a
+// stage did not set to 0) with probability proportional to p[id], walking
+// them in order (in id order when order is nil), as llama2.c does for the
+// nucleus: the coin is scaled by their total instead of renormalising.
+func sampleFrom(p []float32, order []int, coin float32) (int, error) {
 	var total float32
-	for _, id := range kept {
+	n := 0
+	for id := range candidates(p, order) {
 		total += p[id]
+		n++
 	}
 	if !(total > 0) || math.IsInf(float64(total), 0) {
-		return NoToken, fmt.Errorf("the %d candidate tokens' probabilities add up to %v, not a distribution", len(kept), total)
+		return NoToken, fmt.Errorf("the %d candidate tokens' probabilities add up to %v, not a distribution", n, total)
 	}
 	r := coin * total
 	var cdf float32
 	last := NoToken
-	for _, id := range kept {
+	for id := range candidates(p, order) {
 		cdf += p[id]
 		if r < cdf {
 			return id, nil

@@ -22,22 +22,27 @@ func ExampleSoftmax() {
 }
 
 // Top-p keeps the fewest most likely tokens whose probabilities add up to
-// more than p.
-func ExampleTopP() {
+// more than p; the others get probability 0.
+func ExampleApplyTopP() {
 	probs := []float32{0.05, 0.6, 0.25, 0.1}
-	fmt.Println(TopP(probs, 0.8, nil))
-	fmt.Println(TopP(probs, 0.5, nil))
+	ApplyTopP(probs, 0.8)
+	fmt.Println(probs)
+	probs = []float32{0.05, 0.6, 0.25, 0.1}
+	ApplyTopP(probs, 0.5)
+	fmt.Println(probs)
 	// Output:
-	// [1 2]
-	// [1]
+	// [0 0.6 0.25 0]
+	// [0 0.6 0 0]
 }
 
-// Min-p keeps tokens at least min_p times as likely as the best one.
-func ExampleMinP() {
+// Min-p keeps tokens at least min_p times as likely as the best one; the
+// others get probability 0.
+func ExampleApplyMinP() {
 	probs := []float32{0.05, 0.6, 0.25, 0.1}
-	fmt.Println(MinP(probs, 0.2, nil, nil)) // threshold 0.12
+	ApplyMinP(probs, 0.2) // threshold 0.12
+	fmt.Println(probs)
 	// Output:
-	// [1 2]
+	// [0 0.6 0.25 0]
 }
 
 // A repetition penalty of 2 halves a positive logit and doubles a negative

@@ -82,11 +82,40 @@ func TestTopKTopPMinP(t *testing.T) {
 func TestTopPTinyNucleus(t *testing.T) {
 	// With top-p below 1/n even the best token is under llama2.c's
 	// pre-sort cutoff (1-p)/(n-1); the nucleus is still the best token.
-	if got := TopP([]float32{0.4, 0.6}, 0.1, nil); !slices.Equal(got, []int{1}) {
-		t.Fatalf("TopP([0.4 0.6], 0.1) = %v, want [1]", got)
+	for _, c := range []struct {
+		probs []float32
+		topP  float64
+		want  []float32
+	}{
+		{[]float32{0.4, 0.6}, 0.1, []float32{0, 0.6}},
+		{[]float32{1}, 0.5, []float32{1}},
+	} {
+		got := slices.Clone(c.probs)
+		if ApplyTopP(got, c.topP); !slices.Equal(got, c.want) {
+			t.Errorf("ApplyTopP(%v, %v) left %v, want %v", c.probs, c.topP, got, c.want)
+		}
 	}
-	if got := TopP([]float32{1}, 0.5, nil); !slices.Equal(got, []int{0}) {
-		t.Fatalf("TopP([1], 0.5) = %v, want [0]", got)
+}
+
+// The stages that cut the tail leave the kept tokens' probabilities as
+// they are, in place; the nucleus keeps the lower id of two equally
+// likely tokens at its edge.
+func TestApplyTopPMinPInPlace(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		apply func([]float32)
+		probs []float32
+		want  []float32
+	}{
+		{"ApplyTopP 0.5 at a tie", func(p []float32) { ApplyTopP(p, 0.5) }, []float32{0.1, 0.3, 0.3, 0.3}, []float32{0, 0.3, 0.3, 0}},
+		{"ApplyTopP 0.8", func(p []float32) { ApplyTopP(p, 0.8) }, []float32{0.05, 0.6, 0.25, 0.1}, []float32{0, 0.6, 0.25, 0}},
+		{"ApplyMinP 0.2", func(p []float32) { ApplyMinP(p, 0.2) }, []float32{0.05, 0.6, 0.25, 0.1}, []float32{0, 0.6, 0.25, 0}},
+		{"ApplyMinP 0", func(p []float32) { ApplyMinP(p, 0) }, []float32{0.05, 0.6, 0.25, 0.1}, []float32{0.05, 0.6, 0.25, 0.1}},
+	} {
+		got := slices.Clone(c.probs)
+		if c.apply(got); !slices.Equal(got, c.want) {
+			t.Errorf("%s of %v left %v, want %v", c.name, c.probs, got, c.want)
+		}
 	}
 }
 

@@ -1,10 +1,7 @@
 package decoding
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 	"time"
@@ -12,28 +9,8 @@ import (
 	"github.com/tokenbytoken/course/engine"
 )
 
-// SpeculativeOptions control speculative decoding.
-type SpeculativeOptions struct {
-	// Gamma (γ) is the most tokens the drafter proposes per round.
-	Gamma int
-	// MaxNewTokens caps the generated tokens; 0 means until the context is
-	// full.
-	MaxNewTokens int
-	// Temperature 0 is greedy decoding; above 0 the target's logits (and a
-	// draft model's) are divided by it before softmax, and the output
-	// follows the target's tempered distribution exactly.
-	Temperature float64
-	// Seed makes the random draws reproducible.
-	Seed uint64
-	// IsEnd reports whether a token ends the text (that token is the last
-	// one produced). Nil means no token does.
-	IsEnd func(id int) bool
-	// NoLogProbs leaves Step.LogProb NaN, not computed (see
-	// Options.NoLogProbs).
-	NoLogProbs bool
-}
-
-// SpeculativeStats describe a speculative generation.
+// SpeculativeStats describe a speculative generation: the Report of
+// Speculation.
 type SpeculativeStats struct {
 	Tokens       []int // the generated tokens
 	TargetPasses int   // passes of the target model (one per round)
@@ -45,6 +22,10 @@ type SpeculativeStats struct {
 	// less than Drafted.
 	Rejected int
 }
+
+// Decoder is "speculative": SpeculativeStats are the Report of
+// Speculation.
+func (*SpeculativeStats) Decoder() string { return "speculative" }
 
 // AcceptanceRate estimates α, the probability that the target accepts a
 // proposal it checks: accepted / (accepted + rejected). It is the α of the
@@ -68,90 +49,10 @@ func (s SpeculativeStats) TokensPerTargetPass() float64 {
 	return float64(len(s.Tokens)) / float64(s.TargetPasses)
 }
 
-// Speculative generates a continuation of prompt with the target model's
-// distribution, letting a cheaper drafter guess ahead to go faster. Each
-// round:
-//
-//  1. the drafter proposes up to γ tokens x₁..x_γ, each drawn from a
-//     distribution q of its own (a draft model's, see DraftLM) or chosen
-//     outright (a point mass, see PromptLookup);
-//  2. the target scores all of them in one pass (NextLogits with γ+1 rows),
-//     giving its distributions p₁..p_{γ+1};
-//  3. going left to right, x_i is accepted with probability
-//     min(1, p_i(x_i)/q_i(x_i)); at the first rejection a replacement is
-//     drawn from the leftover mass max(0, p_i − q_i), normalised, and the
-//     rest of the proposals are discarded;
-//  4. if all γ are accepted, one bonus token is drawn from p_{γ+1}.
-//
-// Every round costs one target pass and yields 1 to γ+1 tokens, and the
-// tokens are distributed exactly as if the target had sampled them alone.
-// With temperature 0 the target is greedy: a proposal is accepted when it
-// is the target's top token, and the output is the target's greedy output.
-//
-// Each token is yielded as soon as it is decided, with the log-probability
-// the target gives it (before temperature). It stops at an end token,
-// MaxNewTokens, a full context, or ctx being done (checked after every
-// token); the last step says which, and its Stats.Speculative counts the
-// rounds. Settings are checked, and a draft model's vocabulary compared
-// with the target's, before any model is run: they are the only value
-// yielded.
-func Speculative(ctx context.Context, target LM, draft Drafter, prompt []int, opts SpeculativeOptions) iter.Seq2[Step, error] {
-	return func(yield func(Step, error) bool) {
-		if err := opts.check(ctx, target, draft, prompt); err != nil {
-			yield(Step{}, err)
-			return
-		}
-		d := newDecoding(ctx, prompt, target.ContextLength(), opts.MaxNewTokens, opts.IsEnd)
-		speculate(d, target, draft, opts, yield)
-	}
-}
-
-// check reports settings that make speculative decoding impossible.
-func (opts SpeculativeOptions) check(ctx context.Context, target LM, draft Drafter, prompt []int) error {
-	if ctx == nil {
-		return errors.New("nil context: pass context.Background() for no deadline")
-	}
-	if err := checkLM(target); err != nil {
-		return fmt.Errorf("target model: %w", err)
-	}
-	if draft == nil {
-		return errors.New("no drafter (nil Drafter)")
-	}
-	if c, ok := draft.(interface{ checkTarget(LM) error }); ok {
-		if err := c.checkTarget(target); err != nil {
-			return err
-		}
-	}
-	if err := checkGamma(opts.Gamma); err != nil {
-		return err
-	}
-	if opts.MaxNewTokens < 0 {
-		return fmt.Errorf("max new tokens = %d: must be 0 (no limit) or positive", opts.MaxNewTokens)
-	}
-	if t := opts.Temperature; math.IsNaN(t) || t != 0 && (t < MinTemperature || t > MaxTemperature) {
-		return fmt.Errorf("temperature = %v: must be 0 (greedy) or between %v and %v", t, MinTemperature, MaxTemperature)
-	}
-	if len(prompt) == 0 {
-		return fmt.Errorf("empty prompt: need at least one token (BOS)")
-	}
-	if len(prompt) >= target.ContextLength() {
-		return fmt.Errorf("prompt of %d tokens leaves no room in the context of %d tokens", len(prompt), target.ContextLength())
-	}
-	return nil
-}
-
-// checkGamma reports a number of proposals per round below 1.
-func checkGamma(gamma int) error {
-	if gamma < 1 {
-		return fmt.Errorf("speculate γ = %d: the draft must propose at least 1 token per round", gamma)
-	}
-	return nil
-}
-
 // speculate runs the rounds after d's prompt.
-func speculate(d *decoding, target LM, draft Drafter, opts SpeculativeOptions, yield func(Step, error) bool) {
+func speculate(d *decoding, target LM, s Speculation, opts Options, yield func(Step, error) bool) {
 	var st SpeculativeStats
-	d.stats.Speculative = &st
+	d.stats.Report = &st
 	if err := d.ctx.Err(); err != nil {
 		d.emit(yield, d.last(finishFor(err)))
 		return
@@ -175,9 +76,9 @@ func speculate(d *decoding, target LM, draft Drafter, opts SpeculativeOptions, y
 		// 1. Draft: propose up to γ tokens, never past the length limit
 		// (the round always adds one more token of its own).
 		var prop Proposal
-		if g := min(opts.Gamma, limit-d.generated()-1); g > 0 {
+		if g := min(s.Gamma, limit-d.generated()-1); g > 0 {
 			var err error
-			prop, err = draft.Draft(DraftRequest{Seq: slices.Clip(d.seq), Max: g, Temperature: opts.Temperature, RNG: rng, IsEnd: d.isEnd})
+			prop, err = s.Drafter.Draft(DraftRequest{Seq: slices.Clip(d.seq), Max: g, Temperature: opts.Temperature, RNG: rng, IsEnd: d.isEnd})
 			if err == nil {
 				err = prop.check(g, vocab)
 			}
@@ -253,33 +154,64 @@ func speculate(d *decoding, target LM, draft Drafter, opts SpeculativeOptions, y
 	}
 }
 
-// Speculation decodes speculatively (see Speculative) in Generate: Drafter
-// guesses up to Gamma tokens ahead and the model checks them in one pass.
-// The output follows the model's distribution at Options.Temperature
-// exactly (its greedy output at 0), so the other sampling stages, which
-// would change that distribution, must be off.
+// Speculation decodes speculatively: it generates with the model's
+// distribution, letting a cheaper Drafter guess ahead to go faster. Each
+// round:
+//
+//  1. the drafter proposes up to γ tokens x₁..x_γ, each drawn from a
+//     distribution q of its own (a draft model's, see DraftLM) or chosen
+//     outright (a point mass, see PromptLookup);
+//  2. the model scores all of them in one pass (NextLogits with γ+1 rows),
+//     giving its distributions p₁..p_{γ+1};
+//  3. going left to right, x_i is accepted with probability
+//     min(1, p_i(x_i)/q_i(x_i)); at the first rejection a replacement is
+//     drawn from the leftover mass max(0, p_i − q_i), normalised, and the
+//     rest of the proposals are discarded;
+//  4. if all γ are accepted, one bonus token is drawn from p_{γ+1}.
+//
+// Every round costs one pass of the model and yields 1 to γ+1 tokens, and
+// the tokens are distributed exactly as if the model had sampled them
+// alone, at Options.Temperature, with Options.Seed. At temperature 0 the
+// model is greedy: a proposal is accepted when it is the model's top
+// token, and the output is the model's greedy output. The other sampling
+// stages, which would change that distribution, must be off.
+//
+// Each token is yielded as soon as it is decided, with the
+// log-probability the model gives it (before temperature). The last
+// step's Stats.Report is a *SpeculativeStats, which counts the rounds. A
+// draft model's vocabulary is compared with the model's before any pass.
+// In Generate, the prompt runs through both models first, as the
+// prompt's time.
 type Speculation struct {
 	Drafter Drafter // a draft model (DraftLM) or prompt lookup (PromptLookup)
-	Gamma   int     // the most tokens proposed per round (γ)
+	Gamma   int     // the most tokens proposed per round (γ), at least 1
 }
 
 func (s Speculation) check(o Options) error {
-	if err := unconstrained(o, s); err != nil {
+	if err := unconstrained(o, "speculative decoding"); err != nil {
 		return err
 	}
 	if s.Drafter == nil {
-		return &SettingError{"Decoder", s, "speculative decoding needs a Drafter"}
+		return &SettingError{"Decoder.Drafter", s.Drafter, "speculative decoding needs a Drafter"}
 	}
-	if err := checkGamma(s.Gamma); err != nil {
-		return &SettingError{"Decoder", s, err.Error()}
+	if s.Gamma < 1 {
+		return &SettingError{"Decoder.Gamma", s.Gamma, "the drafter must propose at least 1 token per round"}
 	}
 	return checkUnsampled(o, true, "speculative decoding samples the model's whole tempered distribution")
 }
 
+// checkTarget reports a drafter that cannot serve target: a draft model
+// of another vocabulary, impossible n-gram sizes.
+func (s Speculation) checkTarget(target LM) error {
+	if c, ok := s.Drafter.(interface{ checkTarget(LM) error }); ok {
+		return c.checkTarget(target)
+	}
+	return nil
+}
+
 func (s Speculation) generate(d *decoding, m *engine.Model, opts Options, yield func(Step, error) bool) {
 	target := engine.NewModelLM(m, 1)
-	o := SpeculativeOptions{Gamma: s.Gamma, MaxNewTokens: opts.MaxNewTokens, Temperature: opts.Temperature, Seed: opts.Seed, IsEnd: d.isEnd, NoLogProbs: opts.NoLogProbs}
-	if err := o.check(d.ctx, target, s.Drafter, d.seq); err != nil {
+	if err := s.checkTarget(target); err != nil {
 		yield(Step{}, err)
 		return
 	}
@@ -299,7 +231,15 @@ func (s Speculation) generate(d *decoding, m *engine.Model, opts Options, yield 
 		}
 	}
 	d.prefilled()
-	speculate(d, target, s.Drafter, o, yield)
+	speculate(d, target, s, opts, yield)
+}
+
+func (s Speculation) decode(d *decoding, lm LM, opts Options, yield func(Step, error) bool) {
+	if err := s.checkTarget(lm); err != nil {
+		yield(Step{}, err)
+		return
+	}
+	speculate(d, lm, s, opts, yield)
 }
 
 // qOf is the probability q gives token x; a nil q is the point mass on x

@@ -53,7 +53,7 @@ func TestSpeculativeGreedyIsTargetGreedy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tl := engine.NewModelLM(target, 1)
 			st, err := speculative(tl, engine.NewModelLM(c.draft, 1), prompt,
-				SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: n, IsEnd: tok.IsEnd}, nil)
+				Options{MaxNewTokens: n, IsEnd: tok.IsEnd, Decoder: Speculation{Gamma: c.gamma}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +100,7 @@ func TestSpeculativeSamplesFollowTheTarget(t *testing.T) {
 	q := []float64{0.4, 0.3, 0.2, 0.1}
 	const n = 40000
 	st, err := speculative(fixedLM(p...), fixedLM(q...), []int{0},
-		SpeculativeOptions{Gamma: 3, MaxNewTokens: n, Temperature: 1, Seed: 42}, nil)
+		Options{MaxNewTokens: n, Temperature: 1, Seed: 42, Decoder: Speculation{Gamma: 3}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestSpeculativeSamplesFollowTheTargetInContext(t *testing.T) {
 	draft := [][]float64{{0.2, 0.5, 0.3}, {0.3, 0.3, 0.4}, {0.6, 0.2, 0.2}}
 	const n = 60000
 	st, err := speculative(markovLM(target), markovLM(draft), []int{0},
-		SpeculativeOptions{Gamma: 4, MaxNewTokens: n, Temperature: 1, Seed: 7}, nil)
+		Options{MaxNewTokens: n, Temperature: 1, Seed: 7, Decoder: Speculation{Gamma: 4}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,14 +174,14 @@ func TestSpeculativeRejectsBadSettings(t *testing.T) {
 	for _, c := range []struct {
 		draft  *tableLM
 		prompt []int
-		opts   SpeculativeOptions
+		opts   Options
 		want   string
 	}{
-		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 0}, "speculate γ = 0: the draft must propose at least 1 token per round"},
-		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: -2}, "speculate γ = -2: the draft must propose at least 1 token per round"},
-		{fixedLM(0.2, 0.3, 0.5), []int{0}, SpeculativeOptions{Gamma: 3}, "draft model has a vocabulary of 3 tokens but the target has 2: speculative decoding needs both to share one tokenizer"},
-		{fixedLM(0.5, 0.5), []int{0}, SpeculativeOptions{Gamma: 3, Temperature: -1}, "temperature = -1: must be 0 (greedy) or between 0.001 and 100"},
-		{fixedLM(0.5, 0.5), nil, SpeculativeOptions{Gamma: 3}, "empty prompt: need at least one token (BOS)"},
+		{fixedLM(0.5, 0.5), []int{0}, Options{Decoder: Speculation{Gamma: 0}}, "Decoder.Gamma = 0: the drafter must propose at least 1 token per round"},
+		{fixedLM(0.5, 0.5), []int{0}, Options{Decoder: Speculation{Gamma: -2}}, "Decoder.Gamma = -2: the drafter must propose at least 1 token per round"},
+		{fixedLM(0.2, 0.3, 0.5), []int{0}, Options{Decoder: Speculation{Gamma: 3}}, "draft model has a vocabulary of 3 tokens but the target has 2: speculative decoding needs both to share one tokenizer"},
+		{fixedLM(0.5, 0.5), []int{0}, Options{Temperature: -1, Decoder: Speculation{Gamma: 3}}, "Temperature = -1: must be 0 (greedy) or between 0.001 and 100"},
+		{fixedLM(0.5, 0.5), nil, Options{Decoder: Speculation{Gamma: 3}}, "empty prompt: need at least one token (BOS)"},
 	} {
 		_, err := speculative(target, c.draft, c.prompt, c.opts, nil)
 		if err == nil || err.Error() != c.want {
@@ -192,8 +192,8 @@ func TestSpeculativeRejectsBadSettings(t *testing.T) {
 		}
 	}
 	m, _ := loadReference(t)
-	_, err := speculative(engine.NewModelLM(m, 1), engine.NewModelLM(m, 1), make([]int, 600), SpeculativeOptions{Gamma: 2}, nil)
-	if want := "prompt of 600 tokens leaves no room in the context of 512 tokens"; err == nil || err.Error() != want {
+	_, err := speculative(engine.NewModelLM(m, 1), engine.NewModelLM(m, 1), make([]int, 600), Options{Decoder: Speculation{Gamma: 2}}, nil)
+	if want := "prompt of 600 tokens leaves no room in the model's context of 512 tokens"; err == nil || err.Error() != want {
 		t.Errorf("prompt longer than the context: got error %v, want %q", err, want)
 	}
 }

@@ -52,7 +52,7 @@ func (a Answer) PerToken() float64 {
 func BeamAnswers(m *engine.Model, tok *engine.Tokenizer, prompt []int, widths []int, maxNew int, alpha float64) ([]Answer, error) {
 	var out []Answer
 	for _, w := range widths {
-		res, err := beamResult(engine.NewModelLM(m, 2*w), prompt, decoding.BeamOptions{Width: w, MaxNewTokens: maxNew, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+		res, err := beamResult(engine.NewModelLM(m, 2*w), prompt, decoding.Options{MaxNewTokens: maxNew, IsEnd: tok.IsEnd, Decoder: decoding.Beam{Width: w, LengthPenalty: alpha}})
 		if err != nil {
 			return out, fmt.Errorf("width %d: %w", w, err)
 		}
@@ -61,16 +61,18 @@ func BeamAnswers(m *engine.Model, tok *engine.Tokenizer, prompt []int, widths []
 	return out, nil
 }
 
-// beamResult runs decoding.BeamSearch to its end and returns what it found.
-// It is notebook.BeamSearch again: this package draws nothing, so it does
-// not import the package that draws.
-func beamResult(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
-	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
+// beamResult runs decoding.Decode with opts, whose Decoder is a
+// decoding.Beam, to its end and returns what the search found. It is
+// notebook.BeamSearch again: this package draws nothing, so it does not
+// import the package that draws.
+func beamResult(lm decoding.LM, prompt []int, opts decoding.Options) (*decoding.BeamResult, error) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
 		if step.Finish != "" {
-			return step.Stats.Beam, nil
+			res, _ := step.Stats.Report.(*decoding.BeamResult)
+			return res, nil
 		}
 	}
 	return nil, errors.New("beam search ended without a last step")

@@ -25,7 +25,7 @@ func TestWordLMGreedyAndBeamDisagree(t *testing.T) {
 	// Greedy takes nice (0.5) then guy: 0.5 × 0.6 = 0.30; a beam of two
 	// finds dog has: 0.4 × 0.9 = 0.36.
 	for width, want := range map[int]string{1: " nice guy", 2: " dog has"} {
-		res, err := beamResult(lm, []int{0}, decoding.BeamOptions{Width: width, MaxNewTokens: 2})
+		res, err := beamResult(lm, []int{0}, decoding.Options{MaxNewTokens: 2, Decoder: decoding.Beam{Width: width}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,7 @@ func SeededSample(lm decoding.LM, prompt []int, n int, temperature float64, seed
 		return id
 	}
 	var out []int
-	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: pick, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: n, Decoder: decoding.Pick(pick), IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			return out, err

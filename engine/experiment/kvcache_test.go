@@ -78,7 +78,7 @@ func TestTimedSteps(t *testing.T) {
 	lm := engine.NewNoCacheLM(m)
 	got, ms := TimedSteps(lm, ids, 5)
 	var want []int
-	for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.DecodeOptions{MaxNewTokens: 5}) {
+	for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.Options{MaxNewTokens: 5}) {
 		id := step.ID
 		if err != nil {
 			t.Fatal(err)

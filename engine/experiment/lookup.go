@@ -72,7 +72,7 @@ func LookupShares(guesses []LookupGuess) (right, wrong, none float64) {
 }
 
 // FirstDraws counts, over seeds 1 … draws, the first token that
-// decoding.Speculative makes after seq with drafter (γ = 1) at temperature:
+// decoding.Speculation makes after seq with drafter (γ = 1) at temperature:
 // counts[id] is how many draws gave token id. Every draw asks the target
 // the same questions, so its answers are computed once and remembered;
 // what varies with the seed is only the acceptance test and the draws it
@@ -85,8 +85,8 @@ func FirstDraws(target decoding.LM, drafter decoding.Drafter, seq []int, tempera
 	counts := make([]int, target.VocabSize())
 	for seed := 1; seed <= draws; seed++ {
 		id := decoding.NoToken
-		opts := decoding.SpeculativeOptions{Gamma: 1, MaxNewTokens: 2, Temperature: temperature, Seed: uint64(seed)}
-		for step, err := range decoding.Speculative(context.Background(), lm, drafter, seq, opts) {
+		opts := decoding.Options{MaxNewTokens: 2, Temperature: temperature, Seed: uint64(seed), Decoder: decoding.Speculation{Drafter: drafter, Gamma: 1}}
+		for step, err := range decoding.Decode(context.Background(), lm, seq, opts) {
 			if err != nil {
 				return nil, err
 			}

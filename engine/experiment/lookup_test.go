@@ -145,10 +145,10 @@ func TestLookupLM(t *testing.T) {
 	if _, err := (LookupLM{}).NextLogits(seq, 1); err == nil {
 		t.Error("a LookupLM without a vocabulary was accepted")
 	}
-	// It drafts for decoding.Speculative like PromptLookup itself: the same
+	// It drafts for decoding.Speculation like PromptLookup itself: the same
 	// tokens as the target alone.
 	target := lateTableLM{0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
-	run, err := MeasureSpeculative(target, lm, []int{2, 2, 2}, decoding.SpeculativeOptions{Gamma: 3, MaxNewTokens: 8})
+	run, err := MeasureSpeculative(target, []int{2, 2, 2}, decoding.Options{MaxNewTokens: 8, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: lm}, Gamma: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

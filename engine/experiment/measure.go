@@ -32,7 +32,7 @@ func Milliseconds(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1
 // (nil: none does).
 func GreedyTokens(lm decoding.LM, prompt []int, maxNew int, isEnd func(id int) bool) ([]int, error) {
 	var out []int
-	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: maxNew, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: maxNew, IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			return out, err

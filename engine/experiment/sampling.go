@@ -94,6 +94,19 @@ func Drawable(probs []float64) int {
 	return n
 }
 
+// Kept lists the tokens a filter that works in place (decoding.ApplyTopP,
+// decoding.ApplyMinP) left in probs: those of positive probability, in id
+// order.
+func Kept(probs []float32) []int {
+	var ids []int
+	for id, p := range probs {
+		if p > 0 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // NucleusRule says where top-p's set of tokens ends. Both rules walk the
 // tokens from most to least likely, adding up their probabilities; they
 // differ only when the sum lands exactly on p.
@@ -109,7 +122,7 @@ func (r NucleusRule) String() string {
 
 const (
 	// MoreThanP keeps the smallest set whose probabilities add up to more
-	// than p: the course's engine (decoding.TopP), like llama2.c.
+	// than p: the course's engine (decoding.ApplyTopP), like llama2.c.
 	MoreThanP NucleusRule = iota
 	// AtLeastP keeps the smallest set whose probabilities add up to p or
 	// more: the nucleus-sampling paper (Holtzman et al.) and Hugging Face.
@@ -172,7 +185,7 @@ func SamplerStages(logits []float32, opts decoding.Options) ([]decoding.Stage, [
 }
 
 // ProbsOf returns softmax of logits in float32, the precision the engine's
-// filters (decoding.TopP, decoding.MinP) take.
+// filters (decoding.ApplyTopP, decoding.ApplyMinP) take.
 func ProbsOf(logits []float32) []float32 {
 	p := decoding.Softmax(logits)
 	out := make([]float32, len(p))

@@ -72,8 +72,9 @@ func TestNucleusRules(t *testing.T) {
 	// MoreThanP is the engine's rule, tie included.
 	for _, p := range []float64{0.4, 0.5, 0.7, 0.75, 0.9} {
 		f32 := []float32{0.5, 0.25, 0.125, 0.125}
-		if got, want := Nucleus(tie, p, MoreThanP), decoding.TopP(f32, p, nil); !slices.Equal(got, want) {
-			t.Errorf("Nucleus(%v, %v, more than p) = %v; decoding.TopP keeps %v", tie, p, got, want)
+		decoding.ApplyTopP(f32, p)
+		if got, want := Nucleus(tie, p, MoreThanP), Kept(f32); !slices.Equal(got, want) {
+			t.Errorf("Nucleus(%v, %v, more than p) = %v; decoding.ApplyTopP keeps %v", tie, p, got, want)
 		}
 	}
 	if MoreThanP.String() != "more than p" || AtLeastP.String() != "at least p" {

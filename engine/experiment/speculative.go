@@ -72,18 +72,18 @@ func (c *passCounter) NextLogits(prefix []int, n int) ([][]float32, error) {
 	return c.LM.NextLogits(prefix, n)
 }
 
-// MeasureSpeculative runs decoding.Speculative with a draft model and opts,
-// and records how many tokens each round (each pass of the target) added.
-func MeasureSpeculative(target, draft decoding.LM, prompt []int, opts decoding.SpeculativeOptions) (SpeculativeRun, error) {
-	return MeasureDrafter(target, decoding.DraftLM{LM: draft}, prompt, opts)
-}
-
-// MeasureDrafter is MeasureSpeculative with any drafter: a draft model
-// (decoding.DraftLM) or prompt lookup (decoding.PromptLookup).
-func MeasureDrafter(target decoding.LM, drafter decoding.Drafter, prompt []int, opts decoding.SpeculativeOptions) (SpeculativeRun, error) {
+// MeasureSpeculative runs decoding.Decode over target with opts, whose
+// Decoder must be a decoding.Speculation (its Drafter a draft model,
+// decoding.DraftLM, or prompt lookup, decoding.PromptLookup), and records
+// how many tokens each round (each pass of the target) added.
+func MeasureSpeculative(target decoding.LM, prompt []int, opts decoding.Options) (SpeculativeRun, error) {
+	spec, ok := opts.Decoder.(decoding.Speculation)
+	if !ok {
+		return SpeculativeRun{}, fmt.Errorf("opts.Decoder = %T: MeasureSpeculative measures a decoding.Speculation", opts.Decoder)
+	}
 	counter := &passCounter{LM: target}
-	run := SpeculativeRun{Gamma: opts.Gamma}
-	for step, err := range decoding.Speculative(context.Background(), counter, drafter, prompt, opts) {
+	run := SpeculativeRun{Gamma: spec.Gamma}
+	for step, err := range decoding.Decode(context.Background(), counter, prompt, opts) {
 		if err != nil {
 			return run, err
 		}
@@ -95,7 +95,7 @@ func MeasureDrafter(target decoding.LM, drafter decoding.Drafter, prompt []int, 
 			run.Yields[counter.passes-1]++
 		}
 		if step.Stats != nil {
-			run.Stats = *step.Stats.Speculative
+			run.Stats = *step.Stats.Report.(*decoding.SpeculativeStats)
 		}
 	}
 	return run, nil
@@ -142,7 +142,7 @@ func TargetDraws(m *engine.Model, prompt []int, temperature float64, draws int) 
 	return counts, nil
 }
 
-// SpeculativeDraws counts the first token decoding.Speculative makes after
+// SpeculativeDraws counts the first token decoding.Speculation makes after
 // prompt, with draft length gamma, at temperature, over seeds 1 … draws.
 // The draft always proposes that token, so every count went through the
 // acceptance test: kept with probability min(1, p/q), or replaced by a draw
@@ -171,16 +171,15 @@ func SpeculativeDraws(target, draft *engine.Model, prompt []int, gamma int, temp
 	return total, nil
 }
 
-// speculativeFirsts counts the first tokens of decoding.Speculative for the
+// speculativeFirsts counts the first tokens of speculative decoding for the
 // seeds first, first+step, … up to last.
 func speculativeFirsts(target, draft *engine.Model, prompt []int, gamma int, temperature float64, first, last, step int) ([]int, error) {
 	t, d := engine.NewModelLM(target, 1), engine.NewModelLM(draft, 1)
 	counts := make([]int, target.Config.VocabSize)
 	for seed := first; seed <= last; seed += step {
 		id := -1
-		for step, err := range decoding.Speculative(context.Background(), t, decoding.DraftLM{LM: d}, prompt, decoding.SpeculativeOptions{
-			Gamma: gamma, MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
-		}) {
+		for step, err := range decoding.Decode(context.Background(), t, prompt, decoding.Options{MaxNewTokens: gamma + 1, Temperature: temperature, Seed: uint64(seed),
+			Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: d}, Gamma: gamma}}) {
 			if err != nil {
 				return nil, err
 			}

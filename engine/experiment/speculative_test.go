@@ -49,7 +49,7 @@ func TestExpectedTokensPerPass(t *testing.T) {
 func TestMeasureSpeculativeCountsRounds(t *testing.T) {
 	target := lateTableLM{0, 5, 0}
 	// A draft that agrees with the target: every round yields γ+1 tokens.
-	run, err := MeasureSpeculative(target, target, []int{0}, decoding.SpeculativeOptions{Gamma: 2, MaxNewTokens: 9})
+	run, err := MeasureSpeculative(target, []int{0}, decoding.Options{MaxNewTokens: 9, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: target}, Gamma: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestMeasureSpeculativeCountsRounds(t *testing.T) {
 	}
 	// A draft that always proposes what the target never picks: one token
 	// per round, the target's own.
-	run, err = MeasureSpeculative(target, lateTableLM{0, 0, 5}, []int{0}, decoding.SpeculativeOptions{Gamma: 3, MaxNewTokens: 4})
+	run, err = MeasureSpeculative(target, []int{0}, decoding.Options{MaxNewTokens: 4, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: lateTableLM{0, 0, 5}}, Gamma: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestTopIDsAndTokenCounts(t *testing.T) {
 	}
 }
 
-// The counts are those of one decoding.Speculative run per seed, whoever
+// The counts are those of one speculative run (decoding.Speculation) per seed, whoever
 // draws them.
 func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
 	m, tok, err := models.Default()
@@ -242,8 +242,8 @@ func TestSpeculativeDrawsCountEverySeedOnce(t *testing.T) {
 	}
 	want := make([]int, len(counts))
 	for seed := uint64(1); seed <= draws; seed++ {
-		run, err := MeasureSpeculative(engine.NewModelLM(m, 1), engine.NewModelLM(d, 1), ids,
-			decoding.SpeculativeOptions{Gamma: 2, MaxNewTokens: 3, Temperature: 1, Seed: seed})
+		run, err := MeasureSpeculative(engine.NewModelLM(m, 1), ids,
+			decoding.Options{MaxNewTokens: 3, Temperature: 1, Seed: seed, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: engine.NewModelLM(d, 1)}, Gamma: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

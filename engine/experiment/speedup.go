@@ -97,7 +97,7 @@ func MeasureSpeedUp(m *engine.Model, tok *engine.Tokenizer, prompt string, maxNe
 				gammas[i], len(ids), len(t.Tokens), commonLen(ids, t.Tokens))
 		}
 		t.Spec[i] = append(t.Spec[i], stats.Decode)
-		t.Stats[i] = *stats.Speculative
+		t.Stats[i] = *stats.Report.(*decoding.SpeculativeStats)
 		return nil
 	}
 	for r := range rounds {

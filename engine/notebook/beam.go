@@ -14,15 +14,20 @@ import (
 // Beam search (notebook 9): a language model small enough to write by
 // hand, and the text of generated tokens.
 
-// BeamSearch runs decoding.BeamSearch to its end and returns what it found:
-// the explored tree and the best hypotheses, for drawing.
-func BeamSearch(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
-	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
+// BeamSearch runs decoding.Decode with opts, whose Decoder is a
+// decoding.Beam, to its end and returns what the search found: the
+// explored tree and the best hypotheses, for drawing.
+func BeamSearch(lm decoding.LM, prompt []int, opts decoding.Options) (*decoding.BeamResult, error) {
+	if _, ok := opts.Decoder.(decoding.Beam); !ok {
+		return nil, fmt.Errorf("opts.Decoder = %T: BeamSearch runs a decoding.Beam", opts.Decoder)
+	}
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
 		if step.Finish != "" {
-			return step.Stats.Beam, nil
+			res, _ := step.Stats.Report.(*decoding.BeamResult)
+			return res, nil
 		}
 	}
 	return nil, errors.New("beam search ended without a last step")

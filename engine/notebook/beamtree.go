@@ -25,7 +25,7 @@ const (
 // red. Hovering a node shows its token's own probability and the
 // continuation's log-probability and score.
 //
-// nodes must be in the order BeamSearch gives them: nodes[0] the root, and
+// nodes must be in the order a beam search gives them: nodes[0] the root, and
 // every parent before its children.
 func BeamTree(title string, nodes []decoding.BeamNode, best int) *charts.Tree {
 	if len(nodes) == 0 {

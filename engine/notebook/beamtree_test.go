@@ -36,10 +36,7 @@ func beamResult(t *testing.T) *decoding.BeamResult {
 		3: {0, 0.4, 0.3, 0.3},
 	}
 	words := []string{"<s>", " a", " b", " c"}
-	res, err := BeamSearch(lm, []int{0}, decoding.BeamOptions{
-		Width: 2, MaxNewTokens: 2,
-		Text: func(_, id int) string { return words[id] },
-	})
+	res, err := BeamSearch(lm, []int{0}, decoding.Options{MaxNewTokens: 2, Decoder: decoding.Beam{Width: 2, Text: func(_, id int) string { return words[id] }}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -261,7 +261,7 @@ func TestTask3_CourseModel(t *testing.T) {
 			t.Fatalf("engine's Encode(%q): %v", c.prompt, err)
 		}
 		var want []int
-		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.DecodeOptions{MaxNewTokens: c.maxNew, Pick: sampler(c.seed), IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.Options{MaxNewTokens: c.maxNew, Decoder: decoding.Pick(sampler(c.seed)), IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				t.Fatalf("decoding.Decode: %v", err)

@@ -118,7 +118,7 @@ func TestTask3_Stable(t *testing.T) {
 func TestTask3_GreedyIsNotTheMostLikely(t *testing.T) {
 	defer check.Recover(t)
 	var greedy []int // the engine's greedy decoding, so this test does not depend on task 2
-	for step, err := range decoding.Decode(context.Background(), treeLM(t), []int{bos}, decoding.DecodeOptions{MaxNewTokens: 2}) {
+	for step, err := range decoding.Decode(context.Background(), treeLM(t), []int{bos}, decoding.Options{MaxNewTokens: 2}) {
 		id := step.ID
 		if err != nil {
 			t.Fatalf("decoding.Decode on the two-word model: %v", err)

@@ -218,7 +218,7 @@ func TestTask5_OnTheModel(t *testing.T) {
 	lm := engine.NewModelLM(m, 1)
 	run := func(pick func([]float32) int) ([]int, error) {
 		var ids []int
-		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: 30, Pick: pick, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: 30, Decoder: decoding.Pick(pick), IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				return ids, err

@@ -90,7 +90,7 @@ func TestTask4_GreedyOnModel(t *testing.T) {
 	run := func(pick func(logits []float32, history []int) int) ([]int, error) {
 		history := slices.Clone(prompt[1:])
 		var out []int
-		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { return pick(l, history) }, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: n, Decoder: decoding.Pick(func(l []float32) int { return pick(l, history) }), IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				return out, err

@@ -128,7 +128,7 @@ func TestTask4_Positions(t *testing.T) {
 	const n = 12
 	uncached, cached := engine.NewNoCacheLM(m), engine.NewModelLM(m, 1)
 	for _, lm := range []decoding.LM{uncached, cached} {
-		for _, err := range decoding.Decode(context.Background(), lm, ids, decoding.DecodeOptions{MaxNewTokens: n}) {
+		for _, err := range decoding.Decode(context.Background(), lm, ids, decoding.Options{MaxNewTokens: n}) {
 			if err != nil {
 				t.Fatalf("decoding.Decode: %v", err)
 			}

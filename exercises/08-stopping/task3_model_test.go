@@ -125,7 +125,7 @@ func greedyPieces(t *testing.T, m *engine.Model, tok *engine.Tokenizer, prompt s
 	ids := encode(t, tok, prompt)
 	prev := ids[len(ids)-1]
 	var pieces []string
-	for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.DecodeOptions{MaxNewTokens: n, IsEnd: tok.IsEnd}) {
+	for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), ids, decoding.Options{MaxNewTokens: n, IsEnd: tok.IsEnd}) {
 		id := step.ID
 		if err != nil {
 			t.Fatalf("greedy tokens after %q: %v", prompt, err)

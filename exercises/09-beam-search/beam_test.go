@@ -587,7 +587,7 @@ func TestTask3_Errors(t *testing.T) {
 }
 
 // TestTask4_MatchesEngine: on the course's model, your search returns the
-// same hypotheses as decoding.BeamSearch, for widths 1 to 3, with and without
+// same hypotheses as decoding.Beam, for widths 1 to 3, with and without
 // a length penalty, on a prompt whose continuation ends and one cut at the
 // length limit.
 //
@@ -601,8 +601,7 @@ func TestTask4_MatchesEngine(t *testing.T) {
 		prompt := encode(t, tok, text)
 		for width := 1; width <= 3; width++ {
 			for _, alpha := range []float64{0, 1} {
-				ref, err := engineBeamSearch(engine.NewModelLM(m, 2*width), prompt, decoding.BeamOptions{
-					Width: width, MaxNewTokens: 10, LengthPenalty: alpha, IsEnd: tok.IsEnd})
+				ref, err := engineBeamSearch(engine.NewModelLM(m, 2*width), prompt, decoding.Options{MaxNewTokens: 10, IsEnd: tok.IsEnd, Decoder: decoding.Beam{Width: width, LengthPenalty: alpha}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -612,13 +611,13 @@ func TestTask4_MatchesEngine(t *testing.T) {
 					t.Fatalf("%s returned error %v", call, err)
 				}
 				if len(got) != len(ref.Hypotheses) {
-					fails.Errorf("%s returned %d hypotheses; want %d, as decoding.BeamSearch", call, len(got), len(ref.Hypotheses))
+					fails.Errorf("%s returned %d hypotheses; want %d, as decoding.Beam", call, len(got), len(ref.Hypotheses))
 					continue
 				}
 				for i, h := range got {
 					r := ref.Hypotheses[i]
 					if !slices.Equal(h.Tokens, r.Tokens) || !near(h.LogProb, r.CumLogProb, 1e-4) || !near(h.Score, r.Score, 1e-4) || h.Ended != r.Ended {
-						fails.Errorf("%s: hypothesis %d = %q %s, log p %.6g, score %.6g, ended %v;\nengine.BeamSearch's is %q %s, log p %.6g, score %.6g, ended %v",
+						fails.Errorf("%s: hypothesis %d = %q %s, log p %.6g, score %.6g, ended %v;\ndecoding.Beam's is %q %s, log p %.6g, score %.6g, ended %v",
 							call, i, tok.DecodeAll(h.Tokens), check.Vec(h.Tokens), h.LogProb, h.Score, h.Ended,
 							tok.DecodeAll(r.Tokens), check.Vec(r.Tokens), r.CumLogProb, r.Score, r.Ended)
 					}
@@ -638,7 +637,7 @@ func TestTask4_WidthOneIsGreedy(t *testing.T) {
 	for _, text := range []string{"func (b *Buffer) Len() int {", "// Copyright"} {
 		prompt := encode(t, tok, text)
 		var greedy []int
-		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), prompt, decoding.DecodeOptions{MaxNewTokens: 20, IsEnd: tok.IsEnd}) {
+		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), prompt, decoding.Options{MaxNewTokens: 20, IsEnd: tok.IsEnd}) {
 			id := step.ID
 			if err != nil {
 				t.Fatal(err)
@@ -715,16 +714,18 @@ func TestQuiz4(t *testing.T) {
 	check.Quiz(t, "09-beam-search", 4, "Answer4", Answer4, "abcd", "6151eafdf1eb1e60583d18e48744a0908a98ceab5c617cdc4f552298509585b4")
 }
 
-// engineBeamSearch runs decoding.BeamSearch to its end and returns the
-// search's result, which the last step carries.
-func engineBeamSearch(lm decoding.LM, prompt []int, opts decoding.BeamOptions) (*decoding.BeamResult, error) {
-	for step, err := range decoding.BeamSearch(context.Background(), lm, prompt, opts) {
+// engineBeamSearch runs decoding.Decode with opts, whose Decoder is a
+// decoding.Beam, to its end and returns the search's result, which the
+// last step carries.
+func engineBeamSearch(lm decoding.LM, prompt []int, opts decoding.Options) (*decoding.BeamResult, error) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			return nil, err
 		}
 		if step.Finish != "" {
-			return step.Stats.Beam, nil
+			res, _ := step.Stats.Report.(*decoding.BeamResult)
+			return res, nil
 		}
 	}
-	return nil, fmt.Errorf("decoding.BeamSearch ended without a last step")
+	return nil, fmt.Errorf("the engine's beam search ended without a last step")
 }

@@ -11,7 +11,7 @@
 // decoding, a proposal is kept when it is the target's own top token, so
 // the output is the target's greedy output, token for token.
 //
-// The interfaces mirror the course's engine (decoding.Speculative) without
+// The interfaces mirror the course's engine (decoding.Speculation) without
 // importing it: LM has the method set of decoding.LM and RNG that of
 // *decoding.RNG, so the course's models and generator plug straight in.
 package speculative

@@ -183,7 +183,7 @@ func TestTask4_Counts(t *testing.T) {
 // TestTask4_CourseModels: the course's target (models.Default) with its
 // draft (models.Draft) gives, token for token, the target's greedy
 // output, with one target pass per round, and the same counts as
-// decoding.Speculative at temperature 0.
+// decoding.Speculation at temperature 0.
 //
 //grade:task 4 points 2
 func TestTask4_CourseModels(t *testing.T) {
@@ -221,17 +221,17 @@ func TestTask4_CourseModels(t *testing.T) {
 			continue
 		}
 		var ref decoding.SpeculativeStats
-		for step, err := range decoding.Speculative(context.Background(), engine.NewModelLM(m, 1), decoding.DraftLM{LM: engine.NewModelLM(d, 1)}, prompt,
-			decoding.SpeculativeOptions{Gamma: c.gamma, MaxNewTokens: c.maxNew, IsEnd: c.isEnd}) {
+		for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), prompt,
+			decoding.Options{MaxNewTokens: c.maxNew, IsEnd: c.isEnd, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: engine.NewModelLM(d, 1)}, Gamma: c.gamma}}) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			if step.Stats != nil {
-				ref = *step.Stats.Speculative
+				ref = *step.Stats.Report.(*decoding.SpeculativeStats)
 			}
 		}
 		if res.Accepted != ref.Accepted || res.Rejected != ref.Rejected || res.Rounds != ref.TargetPasses || tc.calls != ref.TargetPasses {
-			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; decoding.Speculative: accepted %d, rejected %d, %d rounds of one target pass",
+			t.Errorf("%s: accepted %d, rejected %d, rounds %d, target passes %d; decoding.Speculation: accepted %d, rejected %d, %d rounds of one target pass",
 				call, res.Accepted, res.Rejected, res.Rounds, tc.calls, ref.Accepted, ref.Rejected, ref.TargetPasses)
 		}
 	}

@@ -276,7 +276,7 @@ func TestTask2_SameSeed(t *testing.T) {
 	}
 	ref, _ := decoding.NewSampler(1, 1, 7)
 	var want []int
-	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: 20, Pick: func(l []float32) int { id, _ := ref.Sample(l); return id }}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: 20, Decoder: decoding.Pick(func(l []float32) int { id, _ := ref.Sample(l); return id })}) {
 		id := step.ID
 		if err != nil {
 			t.Fatal(err)

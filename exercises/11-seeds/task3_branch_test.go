@@ -22,7 +22,7 @@ func engineSample(t *testing.T, lm decoding.LM, prompt []int, n int, temp float6
 		t.Fatal(err)
 	}
 	var out []int
-	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.DecodeOptions{MaxNewTokens: n, Pick: func(l []float32) int { id, _ := s.Sample(l); return id }, IsEnd: isEnd}) {
+	for step, err := range decoding.Decode(context.Background(), lm, prompt, decoding.Options{MaxNewTokens: n, Decoder: decoding.Pick(func(l []float32) int { id, _ := s.Sample(l); return id }), IsEnd: isEnd}) {
 		id := step.ID
 		if err != nil {
 			t.Fatal(err)

@@ -471,7 +471,7 @@ func TestTask4_OnTheModel(t *testing.T) {
 	lm := &recordingLM{ModelLM: engine.NewModelLM(m, 1)}
 	state, text := a.Start(), []byte{}
 	done, n := false, 0
-	opts := decoding.DecodeOptions{MaxNewTokens: 24, Pick: s.Sample, IsEnd: tok.IsEnd}
+	opts := decoding.Options{MaxNewTokens: 24, Decoder: decoding.Pick(s.Sample), IsEnd: tok.IsEnd}
 	for step, err := range decoding.Decode(context.Background(), lm, prompt, opts) {
 		if err != nil {
 			t.Fatalf("after %q: decoding.Decode: %v (Sample's Err: %v)", text, err, s.Err)

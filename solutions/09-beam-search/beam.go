@@ -7,7 +7,7 @@
 // finished hypotheses and ranked by a length-normalised score, so that short
 // answers do not win just because they multiply fewer probabilities.
 //
-// The types here mirror the course's engine (decoding.BeamSearch) without
+// The types here mirror the course's engine (decoding.Beam) without
 // importing it: LM has the method set of decoding.LM, so the course's model,
 // served by engine.NewModelLM, can be searched by your code.
 package beam

@@ -32,7 +32,7 @@ func Constrain(logits []float32, allowed []bool) []float32 {
 // choose among the allowed tokens, and follows the chosen token's text
 // through the automaton. Task 4.
 //
-// Its Sample method has the shape of the Pick of decoding.DecodeOptions, and
+// Its Sample method has the shape of decoding.Pick, and
 // so has the pick function it wraps: the rest of the chain can be greedy
 // (decoding.Argmax), the engine's Sampler, or the one you wrote in exercise
 // 04.

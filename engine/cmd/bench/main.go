@@ -424,7 +424,7 @@ func measure(s settings, stdout io.Writer) error {
 		gen := func(lm decoding.LM) func() (time.Duration, error) {
 			return func() (time.Duration, error) {
 				start := time.Now()
-				for _, err := range decoding.Decode(context.Background(), lm, []int{1}, decoding.DecodeOptions{MaxNewTokens: n}) {
+				for _, err := range decoding.Decode(context.Background(), lm, []int{1}, decoding.Options{MaxNewTokens: n}) {
 					if err != nil {
 						return 0, err
 					}
@@ -457,13 +457,13 @@ func measure(s settings, stdout io.Writer) error {
 		var stats decoding.SpeculativeStats
 		spec, err := timed(s.runs, n, func() (time.Duration, error) {
 			start := time.Now()
-			for step, err := range decoding.Speculative(context.Background(), engine.NewModelLM(m, 1), decoding.DraftLM{LM: engine.NewModelLM(draft, 1)}, []int{1},
-				decoding.SpeculativeOptions{Gamma: s.gamma, MaxNewTokens: n}) {
+			for step, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1},
+				decoding.Options{MaxNewTokens: n, Decoder: decoding.Speculation{Drafter: decoding.DraftLM{LM: engine.NewModelLM(draft, 1)}, Gamma: s.gamma}}) {
 				if err != nil {
 					return 0, err
 				}
 				if step.Stats != nil {
-					stats = *step.Stats.Speculative
+					stats = *step.Stats.Report.(*decoding.SpeculativeStats)
 				}
 			}
 			return time.Since(start), nil
@@ -797,7 +797,7 @@ func regularFile(path string) bool {
 func gen1(m *engine.Model, n int) func() (time.Duration, error) {
 	return func() (time.Duration, error) {
 		start := time.Now()
-		for _, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1}, decoding.DecodeOptions{MaxNewTokens: n}) {
+		for _, err := range decoding.Decode(context.Background(), engine.NewModelLM(m, 1), []int{1}, decoding.Options{MaxNewTokens: n}) {
 			if err != nil {
 				return 0, err
 			}

@@ -174,11 +174,11 @@ func notes(dec flagDecoder, last decoding.Step) []string {
 	if last.Stats == nil {
 		return nil
 	}
-	if res := last.Stats.Beam; res != nil && dec.kind == "beam" {
+	if res, ok := last.Stats.Report.(*decoding.BeamResult); ok && dec.kind == "beam" {
 		return []string{fmt.Sprintf("beam: width %d, %d nodes explored in %d passes, best log-probability %.3f over %d tokens",
 			dec.width, len(res.Tree), res.Passes, res.Best.CumLogProb, len(res.Best.Tokens))}
 	}
-	if st := last.Stats.Speculative; st != nil {
+	if st, ok := last.Stats.Report.(*decoding.SpeculativeStats); ok {
 		return []string{fmt.Sprintf("speculative: γ=%d, acceptance rate %.2f, %.2f tokens per target pass (%d passes for %d tokens)",
 			dec.gamma, st.AcceptanceRate(), st.TokensPerTargetPass(), st.TargetPasses, len(st.Tokens))}
 	}

@@ -12,28 +12,28 @@ import (
 // closely: a plan must be the one the rules imply, and the rules are
 // checked one by one, so that a failure says which one a plan broke.
 
-// decode is a decoding step: one token of sequence seq, whose cache holds
+// decodingReq is a decoding step: one token of sequence seq, whose cache holds
 // cached positions in blocks blocks.
-func decode(seq int, arrived int64, cached, blocks int) Request {
+func decodingReq(seq int, arrived int64, cached, blocks int) Request {
 	return Request{Seq: seq, Arrived: arrived, Cached: cached, Blocks: blocks, Next: 1, Left: 1}
 }
 
-// prompt is a request to run left more tokens of a prompt, next of them
+// promptReq is a request to run left more tokens of a prompt, next of them
 // in its next piece, for a sequence whose cache holds cached positions in
 // blocks blocks (0 and 0 for a new prompt).
-func prompt(seq int, arrived int64, cached, blocks, next, left int) Request {
+func promptReq(seq int, arrived int64, cached, blocks, next, left int) Request {
 	return Request{Seq: seq, Arrived: arrived, Cached: cached, Blocks: blocks, Next: next, Left: left}
 }
 
-// waited is r, having waited n steps.
-func waited(r Request, n int) Request {
+// withWaited is r, having waited n steps.
+func withWaited(r Request, n int) Request {
 	r.Waited = n
 	return r
 }
 
-// rank is the group a request is served in: 0 for one that waited too
+// groupRef is the group a request is served in: 0 for one that waited too
 // long, 1 for a decoding step, 2 for the rest.
-func rank(r Request, maxWait int) int {
+func groupRef(r Request, maxWait int) int {
 	switch {
 	case r.Waited >= maxWait:
 		return 0
@@ -43,17 +43,17 @@ func rank(r Request, maxWait int) int {
 	return 2
 }
 
-// served is the requests in the order a step serves them: by rank, then
+// orderRef is the requests in the order a step serves them: by rank, then
 // in the order they arrived (the order of reqs).
-func served(reqs []Request, maxWait int) []Request {
+func orderRef(reqs []Request, maxWait int) []Request {
 	out := slices.Clone(reqs)
-	slices.SortStableFunc(out, func(x, y Request) int { return rank(x, maxWait) - rank(y, maxWait) })
+	slices.SortStableFunc(out, func(x, y Request) int { return groupRef(x, maxWait) - groupRef(y, maxWait) })
 	return out
 }
 
-// blocksNeeded is the new blocks a take of tokens tokens of r needs,
+// newBlocksRef is the new blocks a take of tokens tokens of r needs,
 // counted block by block.
-func blocksNeeded(r Request, tokens int, b Budget) int {
+func newBlocksRef(r Request, tokens int, b Budget) int {
 	held := 0
 	for end := 0; end < r.Cached+tokens; end += b.BlockSize {
 		held++
@@ -64,8 +64,8 @@ func blocksNeeded(r Request, tokens int, b Budget) int {
 	return held - r.Blocks
 }
 
-// kind says what a request is, for messages.
-func kind(r Request, maxWait int) string {
+// kindText says what a request is, for messages.
+func kindText(r Request, maxWait int) string {
 	var what string
 	if r.Left == 1 && r.Cached > 0 {
 		what = "decoding"
@@ -81,19 +81,19 @@ func kind(r Request, maxWait int) string {
 // describeRequest writes a request on one line.
 func describeRequest(r Request, maxWait int) string {
 	return fmt.Sprintf("seq %d: arrived %d, cached %d in %s, next %d of %d, waited %d (%s)",
-		r.Seq, r.Arrived, r.Cached, blocks(r.Blocks), r.Next, r.Left, r.Waited, kind(r, maxWait))
+		r.Seq, r.Arrived, r.Cached, blocksText(r.Blocks), r.Next, r.Left, r.Waited, kindText(r, maxWait))
 }
 
-// newBlocks writes a number of new blocks: 1 new block, 3 new blocks.
-func newBlocks(n int) string {
+// newBlocksText writes a number of new blocks: 1 new block, 3 new blocks.
+func newBlocksText(n int) string {
 	if n == 1 {
 		return "1 new block"
 	}
 	return fmt.Sprintf("%d new blocks", n)
 }
 
-// blocks writes a number of blocks: 1 block, 3 blocks.
-func blocks(n int) string {
+// blocksText writes a number of blocks: 1 block, 3 blocks.
+func blocksText(n int) string {
 	if n == 1 {
 		return "1 block"
 	}
@@ -106,7 +106,7 @@ func describeStep(s Step) string {
 	b := s.Budget
 	var lines []string
 	lines = append(lines, fmt.Sprintf("  step: at most %d tokens, chunks of %d, blocks of %d positions, %s free, MaxWait %d; the requests:",
-		b.Tokens, b.Chunk, b.BlockSize, blocks(b.FreeBlocks), b.MaxWait))
+		b.Tokens, b.Chunk, b.BlockSize, blocksText(b.FreeBlocks), b.MaxWait))
 	for _, r := range s.Requests {
 		lines = append(lines, "    "+describeRequest(r, b.MaxWait))
 	}
@@ -155,20 +155,20 @@ func cloneStep(s Step) Step {
 	return Step{Requests: slices.Clone(s.Requests), Budget: s.Budget}
 }
 
-// schedule calls Schedule with a copy of s, and copies what it returns.
-func schedule(s Step) Plan {
+// scheduleCopy calls Schedule with a copy of s, and copies what it returns.
+func scheduleCopy(s Step) Plan {
 	p := Schedule(cloneStep(s))
 	return Plan{Run: slices.Clone(p.Run), Preempt: slices.Clone(p.Preempt)}
 }
 
-// problem says which rule plan breaks in step s, or "" when it keeps them
+// planProblem says which rule plan breaks in step s, or "" when it keeps them
 // all. The first rules are those of engine/schedule's check, which the
 // course's server applies to every plan; the others say that the plan is
 // the one the rules imply: decoding steps first, whole pieces of prompts
 // oldest first within the budgets, preemption only when a decoding step
 // (or a request that waited too long) needs it, newest first, and no more
 // than it needs.
-func problem(s Step, p Plan) string {
+func planProblem(s Step, p Plan) string {
 	b := s.Budget
 	reqs := map[int]Request{}
 	for _, r := range s.Requests {
@@ -205,13 +205,13 @@ func problem(s Step, p Plan) string {
 		}
 		took[t.Seq] = t.Tokens
 		tokens += t.Tokens
-		need += blocksNeeded(r, t.Tokens, b)
+		need += newBlocksRef(r, t.Tokens, b)
 	}
 	switch {
 	case tokens > b.Tokens && len(p.Run) > 1:
 		return fmt.Sprintf("it runs %d tokens in a step of at most %d", tokens, b.Tokens)
 	case need > b.FreeBlocks+freed:
-		return fmt.Sprintf("its takes need %s; %d are free, and its preemptions free %d more", newBlocks(need), b.FreeBlocks, freed)
+		return fmt.Sprintf("its takes need %s; %d are free, and its preemptions free %d more", newBlocksText(need), b.FreeBlocks, freed)
 	}
 
 	// Preemption: the newest first, and only as many as the decoding
@@ -231,14 +231,14 @@ func problem(s Step, p Plan) string {
 		}
 		left, firstNeed := b.FreeBlocks+freed, 0
 		for _, r := range s.Requests {
-			if n := took[r.Seq]; n > 0 && rank(r, b.MaxWait) < 2 {
-				left -= blocksNeeded(r, n, b)
-				firstNeed += blocksNeeded(r, n, b)
+			if n := took[r.Seq]; n > 0 && groupRef(r, b.MaxWait) < 2 {
+				left -= newBlocksRef(r, n, b)
+				firstNeed += newBlocksRef(r, n, b)
 			}
 		}
 		if left >= oldest.Blocks {
 			return fmt.Sprintf("it preempts sequence %d, whose %s it does not need: the decoding steps and the requests that waited too long that it runs need %s, and %d are free without them (a piece of a prompt never preempts)",
-				oldest.Seq, blocks(oldest.Blocks), newBlocks(firstNeed), left-oldest.Blocks+firstNeed)
+				oldest.Seq, blocksText(oldest.Blocks), newBlocksText(firstNeed), left-oldest.Blocks+firstNeed)
 		}
 	}
 
@@ -246,10 +246,10 @@ func problem(s Step, p Plan) string {
 	// tokens and blocks as the requests served before it left them.
 	tokensBefore, needBefore, runsBefore := 0, 0, 0
 	ranBefore := map[int]bool{}
-	for _, r := range served(s.Requests, b.MaxWait) {
+	for _, r := range orderRef(s.Requests, b.MaxWait) {
 		if n, ran := took[r.Seq]; ran {
 			tokensBefore += n
-			needBefore += blocksNeeded(r, n, b)
+			needBefore += newBlocksRef(r, n, b)
 			ranBefore[r.Seq] = true
 			runsBefore++
 			continue
@@ -257,9 +257,9 @@ func problem(s Step, p Plan) string {
 		if preempted[r.Seq] || runsBefore > 0 && tokensBefore+r.Next > b.Tokens {
 			continue
 		}
-		rk := rank(r, b.MaxWait)
-		nb := blocksNeeded(r, r.Next, b)
-		before := fmt.Sprintf("after what is served before it (%d tokens, %s)", tokensBefore, newBlocks(needBefore))
+		rk := groupRef(r, b.MaxWait)
+		nb := newBlocksRef(r, r.Next, b)
+		before := fmt.Sprintf("after what is served before it (%d tokens, %s)", tokensBefore, newBlocksText(needBefore))
 		if runsBefore == 0 {
 			before = "as the first take"
 		}
@@ -269,7 +269,7 @@ func problem(s Step, p Plan) string {
 		}
 		if rk == 2 {
 			if free := b.FreeBlocks + freed - needBefore; nb <= free {
-				return fmt.Sprintf("%s sequence %d's piece of %d tokens, which fits %s: it needs %s, and %d are free", lead, r.Seq, r.Next, before, newBlocks(nb), free)
+				return fmt.Sprintf("%s sequence %d's piece of %d tokens, which fits %s: it needs %s, and %d are free", lead, r.Seq, r.Next, before, newBlocksText(nb), free)
 			}
 			continue
 		}
@@ -286,17 +286,12 @@ func problem(s Step, p Plan) string {
 			}
 			how := "it needs no more blocks than are free"
 			if nb > b.FreeBlocks+freed-needBefore {
-				how = fmt.Sprintf("it needs %s, which preempting the newest requests that hold blocks can free", newBlocks(nb))
+				how = fmt.Sprintf("it needs %s, which preempting the newest requests that hold blocks can free", newBlocksText(nb))
 			}
 			return fmt.Sprintf("%s %s, which fits %s: %s", lead, what, before, how)
 		}
 	}
 	return ""
-}
-
-// couldRun reports whether some request of s could run.
-func couldRun(s Step) bool {
-	return problem(s, Plan{}) != ""
 }
 
 // planFailure is the message for a plan that breaks a rule.
@@ -328,24 +323,24 @@ func randomStep(r *rand.Rand, waitedTooLong, tight int) Step {
 		switch r.IntN(3) {
 		case 0: // a decoding step
 			cached := 1 + r.IntN(5*b.BlockSize)
-			q = decode(seqs[i]+1, arrived, cached, b.BlocksFor(cached))
+			q = decodingReq(seqs[i]+1, arrived, cached, b.BlocksFor(cached))
 		case 1: // a new prompt, or one computed again after a preemption
 			left := 1 + r.IntN(4*b.Chunk)
-			q = prompt(seqs[i]+1, arrived, 0, 0, min(left, b.Chunk), left)
+			q = promptReq(seqs[i]+1, arrived, 0, 0, min(left, b.Chunk), left)
 			if r.IntN(4) == 0 && left > 1 {
 				q.Next = 1 + r.IntN(min(left, b.Chunk)) // recomputed in the pieces it ran in
 			}
 		default: // the rest of a prompt, some of which has run
 			cached := b.Chunk * (1 + r.IntN(3))
 			left := 2 + r.IntN(3*b.Chunk)
-			q = prompt(seqs[i]+1, arrived, cached, b.BlocksFor(cached), min(left, b.Chunk), left)
+			q = promptReq(seqs[i]+1, arrived, cached, b.BlocksFor(cached), min(left, b.Chunk), left)
 		}
 		q.Waited = r.IntN(b.MaxWait)
 		if waitedTooLong > 0 && r.IntN(waitedTooLong) == 0 {
 			q.Waited = b.MaxWait + r.IntN(3)
 		}
 		if q.Left == 1 && q.Cached > 0 {
-			decodeNeed += blocksNeeded(q, 1, b)
+			decodeNeed += newBlocksRef(q, 1, b)
 		}
 		s.Requests = append(s.Requests, q)
 	}
@@ -488,8 +483,8 @@ func simulate(sc script, limit int) outcome {
 			continue
 		}
 		s := build()
-		plan := schedule(s)
-		if why := problem(s, plan); why != "" {
+		plan := scheduleCopy(s)
+		if why := planProblem(s, plan); why != "" {
 			return fail(step, "%s", planFailure("Schedule(step)", s, plan, why))
 		}
 		if len(plan.Run) == 0 {
@@ -497,8 +492,8 @@ func simulate(sc script, limit int) outcome {
 			// may now preempt others, as the course's server does.
 			waiting[0].waited = max(waiting[0].waited, b.MaxWait)
 			s = build()
-			plan = schedule(s)
-			if why := problem(s, plan); why != "" {
+			plan = scheduleCopy(s)
+			if why := planProblem(s, plan); why != "" {
 				return fail(step, "%s", planFailure("Schedule(step)", s, plan, why))
 			}
 			if len(plan.Run) == 0 {

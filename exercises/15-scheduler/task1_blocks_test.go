@@ -62,7 +62,7 @@ func TestTask1_NewBlocksRandom(t *testing.T) {
 			q.Blocks += r.IntN(4) // more than its positions need
 		}
 		tokens := 1 + r.IntN(70)
-		want := blocksNeeded(q, tokens, b)
+		want := newBlocksRef(q, tokens, b)
 		if got := NewBlocks(q, tokens, b); got != want {
 			fails.Errorf("NewBlocks(Cached %d, Blocks %d; tokens %d; BlockSize %d) = %d; want %d (%s)",
 				q.Cached, q.Blocks, tokens, b.BlockSize, got, want,

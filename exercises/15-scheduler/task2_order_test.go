@@ -46,24 +46,24 @@ func TestTask2_Order(t *testing.T) {
 		why     string
 	}{
 		{[]Request{
-			waited(prompt(7, 1, 0, 0, 4, 10), 1),
-			decode(3, 2, 9, 3),
-			waited(prompt(12, 3, 0, 0, 4, 4), 4),
-			decode(5, 4, 5, 2),
-			waited(decode(9, 5, 7, 2), 6),
-			prompt(1, 6, 0, 0, 1, 1),
+			withWaited(promptReq(7, 1, 0, 0, 4, 10), 1),
+			decodingReq(3, 2, 9, 3),
+			withWaited(promptReq(12, 3, 0, 0, 4, 4), 4),
+			decodingReq(5, 4, 5, 2),
+			withWaited(decodingReq(9, 5, 7, 2), 6),
+			promptReq(1, 6, 0, 0, 1, 1),
 		}, 4, []int{12, 9, 3, 5, 7, 1}, "waited MaxWait (4) steps or more, then decoding, then the rest; a one-token prompt is not a decoding step: nothing is cached"},
 		{[]Request{
-			prompt(4, 10, 0, 0, 4, 9), prompt(2, 11, 8, 2, 4, 5), prompt(9, 12, 0, 0, 1, 12),
+			promptReq(4, 10, 0, 0, 4, 9), promptReq(2, 11, 8, 2, 4, 5), promptReq(9, 12, 0, 0, 1, 12),
 		}, 16, []int{4, 2, 9}, "prompts only: the order they arrived"},
 		{[]Request{
-			decode(8, 3, 4, 1), prompt(6, 5, 0, 0, 4, 4), decode(5, 7, 12, 3), decode(1, 9, 2, 1),
+			decodingReq(8, 3, 4, 1), promptReq(6, 5, 0, 0, 4, 4), decodingReq(5, 7, 12, 3), decodingReq(1, 9, 2, 1),
 		}, 16, []int{8, 5, 1, 6}, "the decoding steps before the prompt, each in the order they arrived"},
 		{[]Request{
-			decode(8, 3, 4, 1), waited(prompt(6, 5, 0, 0, 4, 4), 3), waited(prompt(2, 6, 4, 1, 4, 8), 2),
+			decodingReq(8, 3, 4, 1), withWaited(promptReq(6, 5, 0, 0, 4, 4), 3), withWaited(promptReq(2, 6, 4, 1, 4, 8), 2),
 		}, 3, []int{6, 8, 2}, "a prompt that waited MaxWait steps goes before the decoding steps"},
 		{[]Request{
-			waited(prompt(3, 1, 0, 0, 2, 30), 8), prompt(4, 2, 0, 0, 1, 30), waited(decode(5, 4, 20, 5), 9),
+			withWaited(promptReq(3, 1, 0, 0, 2, 30), 8), promptReq(4, 2, 0, 0, 1, 30), withWaited(decodingReq(5, 4, 20, 5), 9),
 		}, 8, []int{3, 5, 4}, "two that waited too long, in the order they arrived"},
 		{[]Request{}, 5, []int{}, "no requests, no order"},
 	} {
@@ -92,7 +92,7 @@ func TestTask2_OrderRandom(t *testing.T) {
 		in := slices.Clone(s.Requests)
 		got := Order(in, maxWait)
 		call := fmt.Sprintf("Order(requests, maxWait %d)", maxWait)
-		want := served(s.Requests, maxWait)
+		want := orderRef(s.Requests, maxWait)
 		switch {
 		case !slices.Equal(in, s.Requests):
 			fails.Errorf("%s changed its argument: it holds the sequences %v; want %v, as they arrived; return a new slice%s",

@@ -17,7 +17,7 @@ func holders(reqs []Request) string {
 		if i > 0 {
 			s += ", "
 		}
-		s += fmt.Sprintf("%d (%s)", r.Seq, blocks(r.Blocks))
+		s += fmt.Sprintf("%d (%s)", r.Seq, blocksText(r.Blocks))
 	}
 	return s + "]"
 }
@@ -51,9 +51,9 @@ func TestTask3_Victims(t *testing.T) {
 	fails := check.NewLimit(t, 4)
 	defer fails.Close()
 	reqs := []Request{
-		prompt(4, 1, 12, 3, 4, 8), decode(8, 2, 0, 0), prompt(2, 3, 8, 2, 4, 4), decode(6, 4, 3, 1), decode(9, 5, 7, 2),
+		promptReq(4, 1, 12, 3, 4, 8), decodingReq(8, 2, 0, 0), promptReq(2, 3, 8, 2, 4, 4), decodingReq(6, 4, 3, 1), decodingReq(9, 5, 7, 2),
 	}
-	reqs[1] = prompt(8, 2, 0, 0, 4, 4) // a new prompt: no blocks
+	reqs[1] = promptReq(8, 2, 0, 0, 4, 4) // a new prompt: no blocks
 	for _, c := range []victimsCase{
 		{reqs, []int{4}, 0, 1, []int{9}, true, "the newest, 9, holds 2 blocks"},
 		{reqs, []int{4}, 0, 3, []int{9, 6}, true, "9 and 6 give 3 blocks back, newest first"},

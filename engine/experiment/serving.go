@@ -174,6 +174,28 @@ func Users(m *engine.Model, tok *engine.Tokenizer, cfg schedule.Config, n int, p
 	return r, errors.Join(errs...)
 }
 
+// ChatAnswer posts a chat request (a JSON-able value, not streamed) to
+// baseURL's /chat/completions and returns the text of its first choice.
+// An answer other than 200 OK is an error, with the API's message.
+func ChatAnswer(ctx context.Context, baseURL string, request any) (string, error) {
+	var reply struct {
+		Choices []struct {
+			Message struct{ Content string }
+		}
+		Error struct{ Message string }
+	}
+	status, err := PostJSON(ctx, baseURL, "/chat/completions", request, &reply)
+	switch {
+	case err != nil:
+		return "", err
+	case status != 200:
+		return "", fmt.Errorf("HTTP %d: %s", status, reply.Error.Message)
+	case len(reply.Choices) == 0:
+		return "", errors.New("an answer with no choices")
+	}
+	return reply.Choices[0].Message.Content, nil
+}
+
 // Job is a request of a run: its prompt and settings, and when it comes
 // after the run starts.
 type Job struct {

@@ -3,6 +3,8 @@ package experiment
 import (
 	"context"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -299,5 +301,32 @@ func TestCompareLogits(t *testing.T) {
 	}
 	if g := TopGap([]float32{-1, -3}); g != 2 {
 		t.Errorf("TopGap([-1 -3]) = %v", g)
+	}
+}
+
+// TestChatAnswer: the first choice's text, or the API's error.
+func TestChatAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case !strings.HasSuffix(r.URL.Path, "/v1/chat/completions") || r.Method != "POST":
+			http.NotFound(w, r)
+		case strings.HasPrefix(r.URL.Path, "/bad/"):
+			w.WriteHeader(400)
+			w.Write([]byte(`{"error": {"message": "top_p 1.5 is out of range"}}`))
+		case strings.HasPrefix(r.URL.Path, "/empty/"):
+			w.Write([]byte(`{"choices": []}`))
+		default:
+			w.Write([]byte(`{"choices": [{"message": {"role": "assistant", "content": "Paris."}}]}`))
+		}
+	}))
+	defer srv.Close()
+	if got, err := ChatAnswer(context.Background(), srv.URL+"/v1", map[string]any{"model": "m"}); got != "Paris." || err != nil {
+		t.Errorf("ChatAnswer = %q, %v; want Paris.", got, err)
+	}
+	if _, err := ChatAnswer(context.Background(), srv.URL+"/bad/v1", nil); err == nil || !strings.Contains(err.Error(), "HTTP 400: top_p 1.5") {
+		t.Errorf("a 400: %v", err)
+	}
+	if _, err := ChatAnswer(context.Background(), srv.URL+"/empty/v1", nil); err == nil || !strings.Contains(err.Error(), "no choices") {
+		t.Errorf("no choices: %v", err)
 	}
 }

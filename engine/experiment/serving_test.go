@@ -112,7 +112,7 @@ func TestServe(t *testing.T) {
 func TestUsers(t *testing.T) {
 	m, tok := courseModel(t)
 	opts := NoEnd(tok, decoding.Options{MaxNewTokens: 8})
-	r, err := Users(m, tok, schedule.Config{}, 3, "func main() {", opts)
+	r, err := Users(m, tok, schedule.Config{}, 3, "func main() {", opts, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,15 +125,18 @@ func TestUsers(t *testing.T) {
 	if r.WeightBytesPerToken(m.WeightBytes()) >= float64(m.WeightBytes()) {
 		t.Errorf("%v weight bytes a token, not below the model's %d: no step made two tokens", r.WeightBytesPerToken(m.WeightBytes()), m.WeightBytes())
 	}
-	alone, err := Users(m, tok, schedule.Config{}, 1, "func main() {", opts)
+	alone, err := Users(m, tok, schedule.Config{}, 1, "func main() {", opts, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(alone.Gens[0].IDs, r.Gens[0].IDs) {
 		t.Errorf("user 1 alone %v, beside two others %v", alone.Gens[0].IDs, r.Gens[0].IDs)
 	}
-	if _, err := Users(m, tok, schedule.Config{}, 0, "x", opts); err == nil {
+	if _, err := Users(m, tok, schedule.Config{}, 0, "x", opts, 1); err == nil {
 		t.Error("0 users: no error")
+	}
+	if _, err := Users(m, tok, schedule.Config{}, 1, "x", opts, 0); err == nil {
+		t.Error("0 rounds: no error")
 	}
 }
 

@@ -111,13 +111,13 @@ func TestServe(t *testing.T) {
 // answer is the one it gets alone in a scheduler of its own.
 func TestUsers(t *testing.T) {
 	m, tok := courseModel(t)
-	opts := NoEnd(tok, decoding.Options{MaxNewTokens: 8})
+	opts := NoEnd(tok, decoding.Options{MaxNewTokens: 16})
 	r, err := Users(m, tok, schedule.Config{}, 3, "func main() {", opts, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Users != 3 || len(r.Gens) != 3 || r.Tokens() != 24 {
-		t.Fatalf("3 users of 8 tokens: %d users, %d generations, %d tokens", r.Users, len(r.Gens), r.Tokens())
+	if r.Users != 3 || len(r.Gens) != 3 || r.Tokens() != 48 {
+		t.Fatalf("3 users of 16 tokens: %d users, %d generations, %d tokens", r.Users, len(r.Gens), r.Tokens())
 	}
 	if r.Stats.MostActive < 2 || r.Stats.Sequences != 0 || r.Throughput() <= 0 {
 		t.Errorf("stats %+v, throughput %v: want steps of several sequences, none open at the end", r.Stats, r.Throughput())

@@ -2,6 +2,8 @@ package notebook
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -53,6 +55,13 @@ func UsersTable(runs []experiment.UsersRun, weightBytes int64) string {
 // once it runs) and its answer (First to End). The first request is at
 // the top; times are in milliseconds.
 func Timeline(title string, gens []experiment.Timed) *charts.Bar {
+	return TimelineTo(title, gens, 0)
+}
+
+// TimelineTo is Timeline with the time axis running to end, rounded up to
+// a hundred milliseconds (when end is positive), so that the timelines of
+// two runs drawn to the same end compare at a glance.
+func TimelineTo(title string, gens []experiment.Timed, end time.Duration) *charts.Bar {
 	names := make([]string, len(gens))
 	offset := make([]opts.BarData, len(gens))
 	spans := [3][]opts.BarData{}
@@ -65,6 +74,10 @@ func Timeline(title string, gens []experiment.Timed) *charts.Bar {
 		}
 	}
 	labels := []string{"waiting for a place", "prompt, to the first token", "answer"}
+	xAxis := opts.XAxis{Type: "value", Name: "ms since the first request", NameLocation: "middle", NameGap: 28}
+	if end > 0 {
+		xAxis.Max = math.Ceil(ms(end)/100) * 100 // a round number of milliseconds
+	}
 	bar := charts.NewBar()
 	bar.SetGlobalOptions(
 		charts.WithInitializationOpts(opts.Initialization{Width: chartWidth, Height: chartHeight}),
@@ -74,7 +87,7 @@ func Timeline(title string, gens []experiment.Timed) *charts.Bar {
 			Formatter: opts.FuncOpts(`function (ps) { var s = ps[0].name; ps.forEach(function (p) { if (p.seriesName !== 'arrived') s += '<br/>' + p.marker + p.seriesName + ': ' + p.value.toFixed(0) + ' ms'; }); return s; }`)}),
 		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Data: labels, Top: "28"}),
 		charts.WithGridOpts(opts.Grid{Left: "90", Right: "40", Top: "70", Bottom: "50"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "ms since the first request", NameLocation: "middle", NameGap: 28}),
+		charts.WithXAxisOpts(xAxis),
 		charts.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true)}),
 	)
 	bar.SetXAxis(names).XYReversal()

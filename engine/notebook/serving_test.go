@@ -65,3 +65,15 @@ func TestTimeline(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineTo: the time axis ends where it is told to, rounded up to
+// 100 ms, or where ECharts likes without an end.
+func TestTimelineTo(t *testing.T) {
+	gens := []experiment.Timed{{First: 40 * time.Millisecond, End: 100 * time.Millisecond}}
+	if option := TimelineTo("to 250 ms", gens, 250*time.Millisecond).RenderSnippet().Option; !strings.Contains(option, `"max":300`) {
+		t.Errorf("the chart's option lacks the axis's end at 300:\n%s", option)
+	}
+	if option := Timeline("no end", gens).RenderSnippet().Option; strings.Contains(option, `"max"`) {
+		t.Errorf("a timeline without an end sets one:\n%s", option)
+	}
+}

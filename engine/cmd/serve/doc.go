@@ -20,7 +20,10 @@
 // serves until Ctrl-C. Package engine/serve says what each request
 // parameter does. The generations of a model run as one batched pass a
 // step (continuous batching, package engine/schedule): each step runs the
-// next token of every generation, and up to -chunk tokens of new prompts.
+// next token of every generation, and pieces of new prompts of up to
+// -chunk tokens. Their keys and values live in one pool of KV blocks of
+// -kv-memory bytes, which also keeps the blocks of prompts' shared
+// beginnings (a system prompt) for the next request that starts the same.
 //
 // The flags are:
 //
@@ -34,12 +37,19 @@
 //		Run the next token of every generation of a model as one batched
 //		pass (continuous batching); -batch=false runs each generation's
 //		passes on their own. (default true)
+//	-block-size int
+//		With -batch, the positions of a KV block (1 to 64). (default 16)
 //	-chunk int
-//		With -batch, the most tokens of one prompt a step runs: longer
-//		prompts run over several steps, and the other generations keep
-//		streaming. (default 512)
+//		With -batch, the most tokens of one prompt a step runs (at most
+//		512): longer prompts run over several steps, and the other
+//		generations keep streaming. (default 512)
 //	-concurrent int
 //		Generations run at once. (default 32)
+//	-kv-memory int
+//		With -batch, the KV block pool's budget in bytes: every
+//		generation's keys and values live in it; when it is full the
+//		newest generation waits or is computed again later. (default
+//		1073741824)
 //	-max-body int
 //		The largest request body, in bytes; past it, 413. (default 1048576)
 //	-max-tokens int

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/internal/cli"
 	"github.com/tokenbytoken/course/engine/models"
 	"github.com/tokenbytoken/course/engine/schedule"
@@ -47,7 +48,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBodyBytes, "the largest request body, in bytes; past it, 413")
 	maxTokens := fs.Int("max-tokens", 512, "the most tokens a request that sets no max_tokens may generate; 0: until the model ends or the context is full")
 	batch := fs.Bool("batch", true, "run the next token of every generation of a model as one batched pass (continuous batching); -batch=false runs each generation's passes on their own")
-	chunk := fs.Int("chunk", 512, "with -batch, the most tokens of one prompt a step runs: longer prompts run over several steps, and the other generations keep streaming")
+	chunk := fs.Int("chunk", 512, "with -batch, the most tokens of one prompt a step runs (at most 512): longer prompts run over several steps, and the other generations keep streaming")
+	kvMemory := fs.Int64("kv-memory", 1<<30, "with -batch, the KV block pool's budget in bytes: every generation's keys and values live in it; when it is full the newest generation waits or is computed again later")
+	blockSize := fs.Int("block-size", 16, "with -batch, the positions of a KV block (1 to 64)")
 	if _, err := cli.Parse(fs, args); err != nil {
 		return err
 	}
@@ -63,8 +66,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		return cli.Usagef("-max-body = %d: want 1 KiB to 1 GiB", *maxBody)
 	case *maxTokens < 0:
 		return cli.Usagef("-max-tokens = %d: want 0 (no limit but the context) or more", *maxTokens)
-	case *chunk < 1 || *chunk > 1<<16:
-		return cli.Usagef("-chunk = %d: want 1 to 65536", *chunk)
+	case *chunk < 1 || *chunk > engine.Ubatch:
+		return cli.Usagef("-chunk = %d: want 1 to %d", *chunk, engine.Ubatch)
+	case *kvMemory < 1<<20 || *kvMemory > 1<<40:
+		return cli.Usagef("-kv-memory = %d: want 1 MiB to 1 TiB", *kvMemory)
+	case *blockSize < 1 || *blockSize > 64:
+		return cli.Usagef("-block-size = %d: want 1 to 64", *blockSize)
 	}
 	var served []*serve.Model
 	for _, name := range strings.Split(*models, ",") {
@@ -79,7 +86,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, listening
 		served = append(served, m)
 	}
 	srv, err := serve.New(serve.Config{Models: served, APIKey: *apiKey, Concurrent: *concurrent, Queue: *queue, MaxBodyBytes: *maxBody, DefaultMaxTokens: *maxTokens,
-		Unbatched: !*batch, Schedule: schedule.Config{Chunk: *chunk}})
+		Unbatched: !*batch, Schedule: schedule.Config{Chunk: *chunk, KVMemory: *kvMemory, BlockSize: *blockSize}})
 	if err != nil {
 		return cli.Usagef("%v", err)
 	}

@@ -54,7 +54,11 @@
 // SmolLM2. versus-server.sh serves SmolLM2 with the course's server and
 // with llama.cpp's llama-server, one after the other, and drives both
 // with engine/cmd/load at 1, 4, 16 and 32 clients at once: many users,
-// continuous batching. Each run of them that finishes is appended
+// continuous batching; and the time to first token with a shared system
+// prompt, cold and from the prefix cache. soak.sh runs the server's long
+// soak (64 clients for 60 seconds on loopback, some hanging up, through
+// a KV pool small enough to preempt). Each run of the versus scripts that
+// finishes is appended
 // to results.md, beside them, with its command, commit, date and machine:
 // the figures, kept out of the code's comments, and how they move over time.
 //

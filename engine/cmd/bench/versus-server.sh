@@ -24,8 +24,13 @@
 # tokens a second of all clients together, and the medians and 95th
 # percentiles of the time to the first token and of the time per later
 # token, for each server; ratio is the course's tokens a second over
-# llama-server's. ROUNDS (default 1) repeats the whole table, the servers
-# taking turns; each row is the median of the rounds.
+# llama-server's. A second table is the prefix cache: one client sends 3
+# requests that start with the same system message of 440 words (about
+# 520 tokens with the chat template) and differ after it, max_tokens 16;
+# it gives the first request's time to first token, the later ones'
+# median, and the share of the first that is. ROUNDS (default 1) repeats
+# the whole table, the servers taking turns; each row is the median of
+# the rounds.
 
 set -eu
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -78,6 +83,12 @@ table() {
 	"$tmp/load" -url "http://127.0.0.1:$port/v1" -clients 1,4,16,32 -requests "$requests" -json >>"$tmp/$1.jsonl" ||
 		{ echo "$0: load against $1 failed; its log:" >&2; tail -n 20 "$tmp/$1.log" "$tmp/llama-server.log" "$tmp/serve.log" 2>/dev/null >&2; exit 1; }
 	stop
+	# The prefix cache, on a server just started.
+	"serve_$1"
+	wait_up "http://127.0.0.1:$port/v1"
+	"$tmp/load" -url "http://127.0.0.1:$port/v1" -clients 1 -requests 3 -system-words 440 -max-tokens 16 -json >>"$tmp/$1-prefix.jsonl" ||
+		{ echo "$0: the prefix-cache load against $1 failed" >&2; exit 1; }
+	stop
 }
 
 r=0
@@ -104,4 +115,12 @@ for n in 1 4 16 32; do
 	done
 done
 say '%s\n' "(SmolLM2-135M-Instruct Q4_1, $threads threads; each client $requests streamed chat requests of 32 words, max_tokens 128, greedy, end tokens banned; tok/s: completion tokens of all clients a second; TTFT, TPOT in ms; ratio = course / llama-server tok/s; rounds: $rounds)"
+say '\n%-12s %8s %9s %9s %7s\n' server prompt "TTFT 1st" "TTFT p50" share
+for s in llama course; do
+	name=llama-server
+	[ $s = course ] && name=course
+	f=$(field "$tmp/$s-prefix.jsonl" 1 ttft_first_ms) w=$(field "$tmp/$s-prefix.jsonl" 1 ttft_p50_ms)
+	say '%-12s %8d %9.1f %9.1f %7s\n' $name "$(field "$tmp/$s-prefix.jsonl" 1 prompt_tokens)" "$f" "$w" "$(echo "$w $f" | awk '{ printf "%.2f", $1 / $2 }')"
+done
+say '%s\n' "(a shared system message of 440 words; one client, 3 requests, max_tokens 16; TTFT 1st: the first request, cold; TTFT p50: the median of the 3, a warm one; share = p50 / 1st)"
 record "llama.cpp's llama-server, $("$lcp/llama-server" --version 2>&1 | tr '\n' ' ' | sed 's/ *$//')"

@@ -17,8 +17,16 @@
 // message of -prompt-words words and max_tokens -max-tokens, greedy, its
 // end tokens banned (-ban) so that every answer has max-tokens tokens.
 // Each request's message starts with its own number, so that no server
-// answers one from another's prompt cache. It sends to this machine only:
-// a -url with another host is refused.
+// answers one from another's prompt cache. With -system-words, every
+// request starts with the same system message, as an application's
+// requests do: a server with a prefix cache computes it once, and the
+// row's first request (TTFT 1st) then waits longer than the others. It
+// sends to this machine only: a -url with another host is refused.
+//
+// For example, the time to first token with a shared system prompt of
+// about 512 tokens, the first request cold and the next two warm:
+//
+//	go run ./engine/cmd/load -clients 1 -requests 3 -system-words 420 -max-tokens 16
 //
 // The flags are:
 //
@@ -39,6 +47,10 @@
 //		server's count of prompt tokens is in the table). (default 32)
 //	-requests int
 //		The requests each client sends, one after the other. (default 2)
+//	-system-words int
+//		The words of a system message every request starts with, the same
+//		for all (a shared system prompt, which a prefix cache computes
+//		once); 0: none.
 //	-timeout duration
 //		The longest one row of the table may take. (default 10m0s)
 //	-url string

@@ -39,6 +39,7 @@ type config struct {
 	clients      []int
 	requests     int
 	promptTokens int
+	systemWords  int
 	maxTokens    int
 	ban          map[string]float64
 	timeout      time.Duration
@@ -58,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clients := fs.String("clients", "1,4,16,32", "how many clients send at once, a row of the table for each, comma-separated")
 	fs.IntVar(&cfg.requests, "requests", 2, "the requests each client sends, one after the other")
 	fs.IntVar(&cfg.promptTokens, "prompt-words", 32, "the words of each request's message, as many for every request (the server's count of prompt tokens is in the table)")
+	fs.IntVar(&cfg.systemWords, "system-words", 0, "the words of a system message every request starts with, the same for all (a shared system prompt, which a prefix cache computes once); 0: none")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 128, "max_tokens of each request")
 	ban := fs.String("ban", "0,2", "token ids given a logit_bias of -100, so that every answer runs to max-tokens (SmolLM2's end tokens); empty: none")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "the longest one row of the table may take")
@@ -87,6 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-requests = %d: want 1 to 1000", cfg.requests)
 	case cfg.promptTokens < 1 || cfg.promptTokens > 100_000:
 		return cli.Usagef("-prompt-words = %d: want 1 to 100000", cfg.promptTokens)
+	case cfg.systemWords < 0 || cfg.systemWords > 100_000:
+		return cli.Usagef("-system-words = %d: want 0 to 100000", cfg.systemWords)
 	case cfg.maxTokens < 1 || cfg.maxTokens > 100_000:
 		return cli.Usagef("-max-tokens = %d: want 1 to 100000", cfg.maxTokens)
 	case cfg.timeout <= 0:
@@ -104,7 +108,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	base := strings.TrimSuffix(cfg.url, "/")
 	if !cfg.json {
-		fmt.Fprintf(stdout, "%7s %8s %8s %9s %8s %8s %8s %8s %7s\n", "clients", "requests", "prompt", "tok/s", "TTFT p50", "TTFT p95", "TPOT p50", "TPOT p95", "errors")
+		fmt.Fprintf(stdout, "%7s %8s %8s %9s %9s %8s %8s %8s %8s %7s\n", "clients", "requests", "prompt", "tok/s", "TTFT 1st", "TTFT p50", "TTFT p95", "TPOT p50", "TPOT p95", "errors")
 	}
 	for _, n := range cfg.clients {
 		row, err := measure(ctx, base, cfg, n)
@@ -116,11 +120,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, string(js))
 			continue
 		}
-		fmt.Fprintf(stdout, "%7d %8d %8d %9.1f %8.1f %8.1f %8.2f %8.2f %7d\n", row.Clients, row.Requests, row.PromptTokens, row.TokensPerSecond,
-			row.TTFTp50, row.TTFTp95, row.TPOTp50, row.TPOTp95, row.Errors)
+		fmt.Fprintf(stdout, "%7d %8d %8d %9.1f %9.1f %8.1f %8.1f %8.2f %8.2f %7d\n", row.Clients, row.Requests, row.PromptTokens, row.TokensPerSecond,
+			row.TTFTfirst, row.TTFTp50, row.TTFTp95, row.TPOTp50, row.TPOTp95, row.Errors)
 	}
 	if !cfg.json {
-		fmt.Fprintln(stdout, "(tok/s: completion tokens of all clients over the row's time; TTFT: time to the first token, ms; TPOT: time per later token, ms; p50, p95 over the requests)")
+		fmt.Fprintln(stdout, "(tok/s: completion tokens of all clients over the row's time; TTFT: time to the first token, ms, of the row's first request and p50, p95 over all; TPOT: time per later token, ms)")
 	}
 	return nil
 }
@@ -142,6 +146,7 @@ type row struct {
 	Tokens          int     `json:"completion_tokens"`
 	Seconds         float64 `json:"seconds"`
 	TokensPerSecond float64 `json:"tok_per_s"`
+	TTFTfirst       float64 `json:"ttft_first_ms"`
 	TTFTp50         float64 `json:"ttft_p50_ms"`
 	TTFTp95         float64 `json:"ttft_p95_ms"`
 	TPOTp50         float64 `json:"tpot_p50_ms"`
@@ -202,6 +207,9 @@ func measure(ctx context.Context, base string, cfg config, n int) (row, error) {
 		return row{}, fmt.Errorf("%d clients: every request failed: %w", n, firstErr)
 	}
 	out.TokensPerSecond = float64(out.Tokens) / took.Seconds()
+	if results[0].err == nil {
+		out.TTFTfirst = float64(results[0].ttft) / 1e6
+	}
 	out.TTFTp50, out.TTFTp95 = percentile(ttft, 50), percentile(ttft, 95)
 	out.TPOTp50, out.TPOTp95 = percentile(tpot, 50), percentile(tpot, 95)
 	return out, nil
@@ -232,9 +240,17 @@ func request(ctx context.Context, client *http.Client, base string, cfg config, 
 	for i := range words {
 		words[i] = "word"
 	}
+	messages := []map[string]string{{"role": "user", "content": tag + " " + strings.Join(words, " ")}}
+	if cfg.systemWords > 0 {
+		system := make([]string, cfg.systemWords)
+		for i := range system {
+			system[i] = systemWords[i%len(systemWords)]
+		}
+		messages = append([]map[string]string{{"role": "system", "content": strings.Join(system, " ")}}, messages...)
+	}
 	body, _ := json.Marshal(map[string]any{
 		"model":          cfg.model,
-		"messages":       []map[string]string{{"role": "user", "content": tag + " " + strings.Join(words, " ")}},
+		"messages":       messages,
 		"max_tokens":     cfg.maxTokens,
 		"temperature":    0,
 		"stream":         true,
@@ -304,6 +320,9 @@ func request(ctx context.Context, client *http.Client, base string, cfg config, 
 	}
 	return t
 }
+
+// systemWords are the words of the shared system message, over and over.
+var systemWords = strings.Fields("You are a helpful assistant for a course on how language models write text. Answer briefly and plainly, and say so when you do not know.")
 
 func clip(s string) string {
 	if len(s) > 120 {

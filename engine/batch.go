@@ -24,10 +24,18 @@ import (
 // Row is one row of a batch: Token at position Pos of the sequence whose
 // keys and values Cache holds. Logits asks for the row's logits, the
 // scores of the token that follows it.
+//
+// Tiled asks that the row's attention be computed by tiles, as llama.cpp
+// computes the rows of a prompt of TileRows (64) tokens or more, even in
+// a shorter run of rows (a model of LlamaCpp arithmetic; other models
+// ignore it). A row's numbers by tiles do not depend on the rows around
+// it, so the rest of a prompt whose start came from a prefix cache, run
+// Tiled, gets the numbers the whole prompt gets.
 type Row struct {
 	Token, Pos int
 	Cache      Cache
 	Logits     bool
+	Tiled      bool
 }
 
 // Cache is where one sequence's keys and values stay between passes: a
@@ -123,7 +131,7 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 			sp = span{r.Pos, r.Pos, 0}
 		}
 		spans[r.Cache] = span{min(sp.lo, r.Pos), max(sp.hi, r.Pos), sp.n + 1}
-		p.rows = append(p.rows, row{token: r.Token, pos: r.Pos, kv: r.Cache})
+		p.rows = append(p.rows, row{token: r.Token, pos: r.Pos, kv: r.Cache, tiled: r.Tiled})
 		if r.Logits {
 			p.outs = append(p.outs, i)
 		}
@@ -182,6 +190,7 @@ func (p *Pass) Forward(ctx context.Context, batch []Row) ([][]float32, error) {
 type row struct {
 	token, pos int
 	kv         kvStore
+	tiled      bool // attended by tiles whatever its run's length (Row.Tiled)
 }
 
 // kvStore is where a sequence's keys and values are: a Cache, or the
@@ -454,7 +463,8 @@ func runEnd(rows []row, i0 int) int {
 // TileRows tokens or more by tiles (ggml.AttendTiled), a smaller one a
 // token at a time, as a decoding step (ggml.Attend): each run of one
 // sequence's consecutive rows is cut the same way, so that its numbers
-// are llama.cpp's.
+// are llama.cpp's. Rows that ask for tiles (Row.Tiled) get them in a
+// shorter batch too.
 func (s *State) planAttention(rows []row) {
 	b := s.batch
 	b.attend, b.tiles = b.attend[:0], b.tiles[:0]
@@ -466,8 +476,17 @@ func (s *State) planAttention(rows []row) {
 				b.tiles = append(b.tiles, [2]int{u0, u1})
 				continue
 			}
-			for i := u0; i < u1; i++ {
-				b.attend = append(b.attend, i)
+			for i := u0; i < u1; {
+				j := i + 1
+				if s.arith == LlamaCpp && rows[i].tiled {
+					for j < u1 && rows[j].tiled {
+						j++
+					}
+					b.tiles = append(b.tiles, [2]int{i, j})
+				} else {
+					b.attend = append(b.attend, i)
+				}
+				i = j
 			}
 		}
 		i0 = i1

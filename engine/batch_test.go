@@ -252,3 +252,45 @@ func TestPassRefusesBadBatches(t *testing.T) {
 		t.Errorf("a model without weights: %v", err)
 	}
 }
+
+// TestTiledRowsAreTheirOwn: in llama.cpp's arithmetic, a prompt's rows
+// attended by tiles get the same numbers whatever run they are in: the
+// last rows of a prompt, run on their own with Row.Tiled, get the logits
+// they get in the whole prompt's run, bit for bit; without it they are
+// attended a row at a time, as a decoding step's, and round differently.
+func TestTiledRowsAreTheirOwn(t *testing.T) {
+	m := passModels(t)["smollm2"]
+	prompt := ids(100, 7, 259)
+	run := func(cut int, tiled bool) []float32 {
+		kv, err := m.NewCache()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pass := m.NewPass()
+		var out []float32
+		for _, part := range [][2]int{{0, cut}, {cut, len(prompt)}} {
+			if part[0] == part[1] {
+				continue
+			}
+			var batch []Row
+			for i := part[0]; i < part[1]; i++ {
+				batch = append(batch, Row{Token: prompt[i], Pos: i, Cache: kv, Logits: i == len(prompt)-1, Tiled: tiled})
+			}
+			logits, err := pass.Forward(context.Background(), batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if part[1] == len(prompt) {
+				out = slices.Clone(logits[0])
+			}
+		}
+		return out
+	}
+	whole := run(0, false)
+	if diff, _ := largestDiff(run(90, true), whole); diff != 0 {
+		t.Errorf("the last 10 rows run on their own with Tiled differ from the whole prompt's run by %g; want the same bits", diff)
+	}
+	if diff, _ := largestDiff(run(90, false), whole); diff == 0 {
+		t.Errorf("the last 10 rows run a row at a time gave the whole prompt's bits; the test shows nothing")
+	}
+}

@@ -439,7 +439,8 @@ func (c *PagedCache) share(tokens []int, tiled []bool, limit int, take bool) int
 // of one sequence in a pass (n at most Ubatch) is computed by tiles, as
 // llama.cpp computes a long prompt's, rather than a row at a time, as a
 // decoding step's: the two round differently, so a prefix cache shares
-// keys and values only between runs computed the same way.
+// keys and values only between runs computed the same way (and the rest
+// of such a run, after the shared blocks, asks for tiles: Row.Tiled).
 func (m *Model) TiledRun(n int) bool {
 	return m.Matrices != nil && m.Matrices.Arithmetic == LlamaCpp && min(n, Ubatch) >= ggml.TileRows
 }

@@ -273,35 +273,17 @@ func (r *request) plan(m *engine.Model, chunk int) {
 }
 
 // reuse takes the longest prefix of r's tokens the prefix cache holds
-// into its sequence's empty cache, when its positions' numbers are those
-// r would compute: whole blocks, computed the way r computes them, and
-// ending either at the end of one of r's pieces or inside one, [a, e),
-// where both parts, [a, m) and [m, e), run as pieces of their own, are
-// attended as the whole piece is (so that r's rest, and the sequence
-// computed again after a preemption, keep r's numbers). r runs from
-// position 0.
+// into its sequence's empty cache: whole blocks of the same tokens,
+// computed the way r computes them (r.tiled). The rest of the piece the
+// prefix ends in then runs attended as the whole piece is (Row.Tiled),
+// so that r, and its sequence computed again after a preemption, keep
+// the numbers r computes alone. r runs from position 0.
 func (s *Scheduler) reuse(r *request) {
 	q := r.q
-	m := q.cache.Cached(r.tokens, r.tiled, len(r.tokens)-1)
-	a := 0 // the start of the piece m is in
-	for ; m > 0; m -= s.cfg.BlockSize {
-		a = 0
-		e := len(r.tokens)
-		for _, c := range r.cuts {
-			if c > m {
-				e = c
-				break
-			}
-			a = c
-		}
-		if a == m || s.model.TiledRun(m-a) == r.tiled[a] && s.model.TiledRun(e-m) == r.tiled[a] {
-			break
-		}
-	}
-	if m <= 0 {
+	m := q.cache.Reuse(r.tokens, r.tiled, len(r.tokens)-1)
+	if m == 0 {
 		return
 	}
-	m = q.cache.Reuse(r.tokens, r.tiled, m)
 	r.done = m
 	q.n = m
 	q.hist = append(q.hist[:0], r.tokens[:m]...)
@@ -319,7 +301,7 @@ func (s *Scheduler) reuse(r *request) {
 // its tokens asking for logits.
 func (r *request) rows(batch []engine.Row) []engine.Row {
 	for at := r.done; at < r.done+r.take; at++ {
-		batch = append(batch, engine.Row{Token: r.tokens[at], Pos: r.pos + at, Cache: r.q.cache, Logits: at == len(r.tokens)-1})
+		batch = append(batch, engine.Row{Token: r.tokens[at], Pos: r.pos + at, Cache: r.q.cache, Logits: at == len(r.tokens)-1, Tiled: r.tiled[at]})
 	}
 	return batch
 }

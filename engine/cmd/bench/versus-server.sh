@@ -28,7 +28,8 @@
 # requests that start with the same system message of 440 words (about
 # 520 tokens with the chat template) and differ after it, max_tokens 16;
 # it gives the first request's time to first token, the later ones'
-# median, and the share of the first that is. ROUNDS (default 1) repeats
+# median, and the share of the first that is (llama-server with one slot
+# of 4096 tokens, its prompt cache on, as by default). ROUNDS (default 1) repeats
 # the whole table, the servers taking turns; each row is the median of
 # the rounds.
 
@@ -63,9 +64,12 @@ wait_up() {
 }
 
 # serve_llama and serve_course start one server in the background and
-# set $pid; stop ends it.
+# set $pid; stop ends it. serve_llama's slots are 32 of 256 tokens, or,
+# with an argument, that many of 4096 / that many tokens.
 serve_llama() {
-	"$lcp/llama-server" -m "$gguf" --host 127.0.0.1 --port $port -t "$threads" -np 32 -cb -c 8192 \
+	np=${1:-32} ctx=8192
+	[ $# -gt 0 ] && ctx=4096
+	"$lcp/llama-server" -m "$gguf" --host 127.0.0.1 --port $port -t "$threads" -np "$np" -cb -c "$ctx" \
 		--alias smollm2 >"$tmp/llama-server.log" 2>&1 &
 	pid=$!
 }
@@ -83,8 +87,9 @@ table() {
 	"$tmp/load" -url "http://127.0.0.1:$port/v1" -clients 1,4,16,32 -requests "$requests" -json >>"$tmp/$1.jsonl" ||
 		{ echo "$0: load against $1 failed; its log:" >&2; tail -n 20 "$tmp/$1.log" "$tmp/llama-server.log" "$tmp/serve.log" 2>/dev/null >&2; exit 1; }
 	stop
-	# The prefix cache, on a server just started.
-	"serve_$1"
+	# The prefix cache, on a server just started (llama-server with one
+	# slot of 4096 tokens, which the prompt fits).
+	"serve_$1" 1
 	wait_up "http://127.0.0.1:$port/v1"
 	"$tmp/load" -url "http://127.0.0.1:$port/v1" -clients 1 -requests 3 -system-words 440 -max-tokens 16 -json >>"$tmp/$1-prefix.jsonl" ||
 		{ echo "$0: the prefix-cache load against $1 failed" >&2; exit 1; }

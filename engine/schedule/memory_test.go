@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/tokenbytoken/course/engine"
 	"github.com/tokenbytoken/course/engine/decoding"
@@ -32,19 +30,8 @@ func afterFirst(t *testing.T, m *engine.Model, tok *engine.Tokenizer, cfg Config
 		t.Fatal(err)
 	}
 	defer s.Close()
-	out := make([]result, len(jobs))
-	out[0] = generate(context.Background(), s, m, tok, jobs[0])
-	var wg sync.WaitGroup
-	for i, j := range jobs[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			time.Sleep(j.delay)
-			out[i+1] = generate(context.Background(), s, m, tok, j)
-		}()
-	}
-	wg.Wait()
-	return out, s.Stats()
+	first := generate(context.Background(), s, m, tok, jobs[0])
+	return append([]result{first}, atOnce(s, m, tok, jobs[1:])...), s.Stats()
 }
 
 // TestPrefixCacheIsAlone: requests that share a system prompt take its

@@ -100,6 +100,11 @@ func together(t *testing.T, m *engine.Model, tok *engine.Tokenizer, cfg Config, 
 		t.Fatal(err)
 	}
 	defer s.Close()
+	return atOnce(s, m, tok, jobs), s.Stats()
+}
+
+// atOnce runs the jobs at once through s, each joining after its delay.
+func atOnce(s *Scheduler, m *engine.Model, tok *engine.Tokenizer, jobs []job) []result {
 	out := make([]result, len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
@@ -111,7 +116,7 @@ func together(t *testing.T, m *engine.Model, tok *engine.Tokenizer, cfg Config, 
 		}()
 	}
 	wg.Wait()
-	return out, s.Stats()
+	return out
 }
 
 // alone runs one job by itself through a scheduler of its own.

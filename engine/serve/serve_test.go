@@ -103,17 +103,9 @@ func post(t *testing.T, url, body string) (int, map[string]any) {
 func engineText(t *testing.T, m *Model, prompt string, opts decoding.Options, batched ...bool) (text string, pieces []string, logprobs []float64, finish decoding.FinishReason) {
 	t.Helper()
 	if len(batched) > 0 && batched[0] {
-		sched, err := schedule.New(m.Model, schedule.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sched.Close()
-		seq, err := sched.NewSequence()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer seq.Close()
-		opts.Decoder = decoding.Shared{Seq: seq}
+		shared, done := ownScheduler(t, m, schedule.Config{})
+		defer done()
+		opts.Decoder = shared
 	}
 	for step, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, prompt, opts) {
 		if err != nil {
@@ -876,24 +868,35 @@ func TestSoak(t *testing.T) {
 // of its own, of the limits cfg sets.
 func aloneText(t *testing.T, m *Model, cfg schedule.Config, prompt string, max int) string {
 	t.Helper()
-	sched, err := schedule.New(m.Model, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sched.Close()
-	seq, err := sched.NewSequence()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer seq.Close()
+	shared, done := ownScheduler(t, m, cfg)
+	defer done()
 	var text string
-	for step, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, prompt, decoding.Options{MaxNewTokens: max, Decoder: decoding.Shared{Seq: seq}}) {
+	for step, err := range decoding.Generate(context.Background(), m.Model, m.Tokenizer, prompt, decoding.Options{MaxNewTokens: max, Decoder: shared}) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		text += step.Text
 	}
 	return text
+}
+
+// ownScheduler is a sequence of a scheduler of m's of its own, of the
+// limits cfg sets, as a decoder; done closes both.
+func ownScheduler(t *testing.T, m *Model, cfg schedule.Config) (shared decoding.Shared, done func()) {
+	t.Helper()
+	sched, err := schedule.New(m.Model, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq, err := sched.NewSequence()
+	if err != nil {
+		sched.Close()
+		t.Fatal(err)
+	}
+	return decoding.Shared{Seq: seq}, func() {
+		seq.Close()
+		sched.Close()
+	}
 }
 
 // readAnswer reads a completion's text, streamed or not; with hangUp it

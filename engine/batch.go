@@ -340,7 +340,7 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 		// tokens are shared among the cores, tokens i0..i1-1 to each.
 		// Each row's key and value go to its sequence's cache, in the
 		// cache's numbers.
-		s.byTokens(n, n*dim*(dim+2*kvDim), func(part, i0, i1 int) {
+		s.byTokens(n, L.Wq, n*dim*(dim+2*kvDim), func(part, i0, i1 int) {
 			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr := x[i0*dim:i1*dim], xb[i0*dim:i1*dim]
 			s.rmsnormRows(xbr, xr, L.RMSAtt, dim, eps)
@@ -377,7 +377,7 @@ func (s *State) pass(ctx context.Context, rows []row, outs []int) error {
 			return err
 		}
 		// From there to the end of the layer, every token by itself again.
-		s.byTokens(n, n*dim*(dim+3*hidden), func(part, i0, i1 int) {
+		s.byTokens(n, L.W1, n*dim*(dim+3*hidden), func(part, i0, i1 int) {
 			m, vs := i1-i0, &b.vecs[part]
 			xr, xbr, xb2r := x[i0*dim:i1*dim], xb[i0*dim:i1*dim], xb2[i0*dim:i1*dim]
 			L.Wo.PrepareBatch(xbr, m, &vs.o)

@@ -158,22 +158,25 @@ func (s *State) swiglu(gate, up []float32) {
 // byTokens calls f(i0, i1) for runs of tokens i0..i1-1 that together
 // cover the n tokens of a batched pass once, sharing them among the cores
 // when the work (in multiply-adds) is worth it: one run per core, each
-// starting at a multiple of 3 tokens, as the matrix kernel takes them.
+// starting at a multiple of step tokens, as w's kernel takes them
+// (Matrix.Inputs), so that no core's run ends in tokens its kernel
+// multiplies one at a time.
 // Each core then reads all the layer's weights, but once for a whole run
 // of tokens, and the pass hands work to the cores twice a layer instead
 // of once for every product. Fewer, longer runs read the weights fewer
 // times, so there are no more runs than cores. With a profile, f does all
 // the tokens at once on the caller, so the profile's clock ticks in order.
-func (s *State) byTokens(n, work int, f func(part, i0, i1 int)) {
+func (s *State) byTokens(n int, w *Matrix, work int, f func(part, i0, i1 int)) {
 	workers := maxWorkers()
 	if s.Profile != nil || workers < 2 || n < 2 || work < parallelThreshold {
 		f(0, 0, n)
 		return
 	}
-	groups := (n + 2) / 3
+	step := w.Inputs()
+	groups := (n + step - 1) / step
 	runs := min(groups, workers)
 	parallelFor(runs, true, func(_, r0, r1 int) {
-		f(r0, min(n, 3*(groups*r0/runs)), min(n, 3*(groups*r1/runs)))
+		f(r0, min(n, step*(groups*r0/runs)), min(n, step*(groups*r1/runs)))
 	})
 }
 

@@ -3,7 +3,13 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
 	"testing"
+
+	"github.com/tokenbytoken/course/engine/gguf"
+	"github.com/tokenbytoken/course/engine/internal/quant"
 )
 
 // noisyModel builds a model of shape c with normally distributed weights of
@@ -168,5 +174,49 @@ func TestProfileCountsMatchFormula(t *testing.T) {
 	}
 	if lo, hi := 2*matrixWeights, 2*matrixWeights*11/10; step < lo || step > hi {
 		t.Errorf("a decode step counts %d FLOPs, want between %d and %d", step, lo, hi)
+	}
+}
+
+// TestByTokensRuns checks how a pass's tokens are shared among the cores:
+// every token once, one run per core at most, and every run but the last
+// a whole number of the matrix kernel's inputs (Matrix.Inputs), so that
+// no core multiplies tokens one at a time that its kernel could take
+// together.
+func TestByTokensRuns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	q41, err := quant.NewMatrix(gguf.Q4_1, 8, 64, make([]byte, 8*2*20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32, err := quant.NewMatrixF32(8, 64, make([]float32, 8*64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := randomModel(Config{Dim: 8, HiddenDim: 16, NLayers: 1, NHeads: 2, NKVHeads: 2, VocabSize: 10, SeqLen: 8}, 1).NewState()
+	for _, w := range []*Matrix{q41, f32} {
+		step := w.Inputs()
+		for n := 1; n <= 40; n++ {
+			var mu sync.Mutex
+			var runs [][2]int
+			s.byTokens(n, w, parallelThreshold, func(_, i0, i1 int) {
+				mu.Lock()
+				runs = append(runs, [2]int{i0, i1})
+				mu.Unlock()
+			})
+			slices.SortFunc(runs, func(a, b [2]int) int { return a[0] - b[0] })
+			next := 0
+			for k, r := range runs {
+				if r[0] != next || r[1] <= r[0] {
+					t.Fatalf("%v, %d tokens: runs %v do not cover 0..%d once", w.Type(), n, runs, n)
+				}
+				if k < len(runs)-1 && (r[1]-r[0])%step != 0 {
+					t.Fatalf("%v, %d tokens: run %v is not a multiple of %d tokens (runs %v)", w.Type(), n, r, step, runs)
+				}
+				next = r[1]
+			}
+			if next != n || len(runs) > 2 {
+				t.Fatalf("%v, %d tokens: runs %v; want 0..%d in at most 2", w.Type(), n, runs, n)
+			}
+		}
 	}
 }

@@ -30,6 +30,9 @@ func (m *f32Matrix) bytes() int64 { return 4 * int64(len(m.w)) }
 
 func (m *f32Matrix) kind() vecKind { return kindFloat }
 
+// inputs: simd.MulT's kernel takes tokens three at a time.
+func (m *f32Matrix) inputs() int { return 3 }
+
 // simd.Gemv and simd.MulT sum the rows below the last multiple of 4
 // in fours, with the kernels, and the rows after it one by one, so the
 // bits of a row depend on how its range is cut. So the products cut
@@ -104,6 +107,8 @@ func (m *f16Matrix) row(i int, dst []float32) {
 func (m *f16Matrix) bytes() int64 { return int64(len(m.w)) }
 
 func (m *f16Matrix) kind() vecKind { return kindFloat }
+
+func (m *f16Matrix) inputs() int { return 1 }
 
 func (m *f16Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 	m.mulBatch(out, v, 0, 1, r0, r1)

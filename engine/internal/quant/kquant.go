@@ -28,6 +28,8 @@ func (m *kMatrix) bytes() int64 { return int64(len(m.w)) }
 
 func (m *kMatrix) kind() vecKind { return kindQ8K }
 
+func (m *kMatrix) inputs() int { return 1 }
+
 func (m *kMatrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 	m.mulBatch(out, v, 0, 1, r0, r1)
 }

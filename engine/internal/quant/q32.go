@@ -176,6 +176,14 @@ func (m *q32Matrix) bytes() int64 { return int64(m.groups * m.pairs * m.pairByte
 
 func (m *q32Matrix) kind() vecKind { return kindQ8x32 }
 
+// inputs: the kernels of q32batch_amd64.s take four inputs (see mulBatch).
+func (m *q32Matrix) inputs() int {
+	if useVNNI {
+		return 4
+	}
+	return 1
+}
+
 func (m *q32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 	m.mulInput(out, v, 0, r0, r1)
 }

@@ -160,7 +160,7 @@ func (s *State) swiglu(gate, up []float32) {
 // when the work (in multiply-adds) is worth it: one run per core, each
 // starting at a multiple of step tokens, as w's kernel takes them
 // (Matrix.Inputs), so that no core's run ends in tokens its kernel
-// multiplies one at a time.
+// multiplies fewer at a time.
 // Each core then reads all the layer's weights, but once for a whole run
 // of tokens, and the pass hands work to the cores twice a layer instead
 // of once for every product. Fewer, longer runs read the weights fewer

@@ -99,3 +99,16 @@ func quantPairsAVX2(pairs int, x *float32, q *int8, d, s *float32, sum *int32)
 
 //go:noescape
 func quantSupersAVX2(supers int, x *float32, q *int8, d *float32, bsum *int16)
+
+// The same products with 8 inputs at once (see q32eight_amd64.s), with
+// AVX-512 VNNI on 512-bit registers, the inputs laid out by
+// Vec.gatherOctets.
+
+//go:noescape
+func q41EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int)
+
+//go:noescape
+func q40EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int)
+
+//go:noescape
+func q80EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int)

@@ -85,3 +85,15 @@ func quantPairsAVX2(pairs int, x *float32, q *int8, d, s *float32, sum *int32) {
 func quantSupersAVX2(supers int, x *float32, q *int8, d *float32, bsum *int16) {
 	panic("quant: no kernels on this architecture")
 }
+
+func q41EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q40EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}
+
+func q80EightVNNI(groups, pairs int, w *byte, x *int8, d *float32, aux *byte, out *float32, ldo int) {
+	panic("quant: no kernels on this architecture")
+}

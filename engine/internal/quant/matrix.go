@@ -126,7 +126,7 @@ func (m *Matrix) Dequantize(dst []float32) {
 func (m *Matrix) Bytes() int64 { return m.impl.bytes() }
 
 // Inputs is how many inputs MulBatch's kernel multiplies at once, each
-// weight read once for them all: 4 for Q4_0, Q4_1 and Q8_0 on a CPU with
+// weight read once for them all: 8 for Q4_0, Q4_1 and Q8_0 on a CPU with
 // AVX-512 VNNI, 3 for F32, 1 otherwise. Inputs shared among cores run
 // fastest in runs of a multiple of it; the results are the same bits
 // however the runs fall.

@@ -2,6 +2,7 @@ package quant
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/tokenbytoken/course/engine/gguf"
 	"github.com/tokenbytoken/course/engine/internal/ggml"
@@ -176,10 +177,11 @@ func (m *q32Matrix) bytes() int64 { return int64(m.groups * m.pairs * m.pairByte
 
 func (m *q32Matrix) kind() vecKind { return kindQ8x32 }
 
-// inputs: the kernels of q32batch_amd64.s take four inputs (see mulBatch).
+// inputs: the kernels of q32eight_amd64.s take eight inputs (see
+// mulBatch).
 func (m *q32Matrix) inputs() int {
 	if useVNNI {
-		return 4
+		return 8
 	}
 	return 1
 }
@@ -190,17 +192,24 @@ func (m *q32Matrix) mulVec(out []float32, v *Vec, r0, r1 int) {
 
 func (m *q32Matrix) mulBatch(out []float32, v *Vec, t0, t1, r0, r1 int) {
 	// The rows go in chunks whose weights stay in the L1 cache while
-	// every input passes over them, four at a time where there is a
-	// kernel for four, then one at a time.
+	// every input passes over them: eight at a time where the Vec has
+	// them laid out for the kernel of eight, then four at a time where
+	// there is a kernel for four, then one at a time.
 	chunk := 4 * max(1, l1Bytes/(m.pairs*m.pairBytes))
 	for c0 := r0; c0 < r1; {
 		c1 := min(r1, c0/chunk*chunk+chunk)
-		t := t0
-		for ; useVNNI && t+4 <= t1; t += 4 {
-			m.mulFour(out, v, t, c0, c1)
-		}
-		for ; t < t1; t++ {
-			m.mulInput(out[t*m.rows:(t+1)*m.rows], v, t, c0, c1)
+		for t := t0; t < t1; {
+			switch {
+			case t%8 == 0 && t+8 <= t1 && t/8 < v.octets:
+				m.mulEight(out, v, t, c0, c1)
+				t += 8
+			case useVNNI && t+4 <= t1:
+				m.mulFour(out, v, t, c0, c1)
+				t += 4
+			default:
+				m.mulInput(out[t*m.rows:(t+1)*m.rows], v, t, c0, c1)
+				t++
+			}
 		}
 		c0 = c1
 	}
@@ -286,6 +295,41 @@ func (m *q32Matrix) mulFour(out []float32, v *Vec, t, r0, r1 int) {
 		run(g, 1, &scratch[0], 4)
 		lo, hi := max(r0, 4*g), min(r1, 4*g+4)
 		for i := range 4 {
+			copy(out[(t+i)*m.rows+lo:(t+i)*m.rows+hi], scratch[4*i+lo-4*g:4*i+hi-4*g])
+		}
+		g++
+	}
+}
+
+// mulEight sets out[t·rows + r] for inputs t to t+7 of v, an octet laid
+// out by gatherOctets (t a multiple of 8), and r in [r0, r1), as mulFour
+// does for four, with the kernels of q32eight_amd64.s.
+func (m *q32Matrix) mulEight(out []float32, v *Vec, t, r0, r1 int) {
+	np := m.pairs
+	j := t / 8 * np // the octet's first pair
+	x, d := &v.q8[512*j], &v.d8[16*j]
+	run := func(g, n int, o *float32, ldo int) {
+		w := &m.w[g*np*m.pairBytes]
+		switch m.typ {
+		case gguf.Q4_0:
+			q40EightVNNI(n, np, w, x, d, (*byte)(unsafe.Pointer(&v.b3[128*j])), o, ldo)
+		case gguf.Q4_1:
+			q41EightVNNI(n, np, w, x, d, (*byte)(unsafe.Pointer(&v.s4[64*j])), o, ldo)
+		default:
+			q80EightVNNI(n, np, w, x, d, (*byte)(unsafe.Pointer(&v.b7[128*j])), o, ldo)
+		}
+	}
+	g0, g1 := (r0+3)/4, r1/4
+	for g := r0 / 4; g < (r1+3)/4; {
+		if g0 <= g && g < g1 {
+			run(g, g1-g, &out[t*m.rows+4*g], m.rows)
+			g = g1
+			continue
+		}
+		var scratch [8 * 4]float32
+		run(g, 1, &scratch[0], 4)
+		lo, hi := max(r0, 4*g), min(r1, 4*g+4)
+		for i := range 8 {
 			copy(out[(t+i)*m.rows+lo:(t+i)*m.rows+hi], scratch[4*i+lo-4*g:4*i+hi-4*g])
 		}
 		g++

@@ -40,6 +40,22 @@ type Vec struct {
 	s   []float32
 	sum []int32
 
+	// kindQ8x32, for the kernels of eight inputs (q32eight_amd64.s): the
+	// first octets×8 inputs again, eight at a time, each pair of blocks
+	// of an octet's inputs in one place. Pair p of octet o, at j = o·pairs
+	// + p, holds, for its input t (0 to 7) and block h (0 or 1):
+	//	q8[512j+64t+32h:][:32]   the block's quants
+	//	d8[16j+2t+h]             its scale
+	//	s4[64j+32(t/4)+16h:][:16] for the four inputs t/4·4 to t/4·4+3,
+	//	                         each one's scaled sum four times
+	//	b3[128j+16t+8h:][:8]     −8 and −128 times its sums of 4 quants
+	//	b7[128j+16t+8h:][:8]     (the biases of Q4_0 and Q8_0's quants)
+	octets int
+	q8     []int8
+	d8     []float32
+	s4     []float32
+	b3, b7 []int32
+
 	// kindQ8K: for each input, its super-blocks of 256 in order: quants
 	// in q[256j:256j+256], the scale in d[j], the sums of every 16
 	// quants in bsum[16j:16j+16] and of every 32 in xs[8j:8j+8].
@@ -78,6 +94,10 @@ func (v *Vec) prepare(kind vecKind, x []float32, n, cols int) {
 	case kindQ8x32:
 		v.x = nil
 		v.quantize32(x, n, cols)
+		v.octets = 0
+		if useVNNI && n >= 8 {
+			v.gatherOctets(n/8, pairs(cols))
+		}
 	case kindQ8K:
 		v.x = nil
 		v.quantizeK(x, n, cols)
@@ -190,6 +210,41 @@ func (v *Vec) quantize32(x []float32, n, cols int) {
 				for k := range 4 {
 					d[8*p+4*h+k] = db
 					s[8*p+4*h+k] = sb
+				}
+			}
+		}
+	}
+}
+
+// gatherOctets lays out the first 8·octets inputs eight at a time for the
+// kernels of eight inputs (see Vec), from the quantized inputs of np pairs
+// of blocks each.
+func (v *Vec) gatherOctets(octets, np int) {
+	v.octets = octets
+	j := octets * np
+	v.q8 = grow(v.q8, 512*j)
+	v.d8 = grow(v.d8, 16*j)
+	v.s4 = grow(v.s4, 64*j)
+	v.b3 = grow(v.b3, 128*j)
+	v.b7 = grow(v.b7, 128*j)
+	for o := range octets {
+		for p := range np {
+			j := o*np + p
+			for t := range 8 {
+				in := 8*o + t
+				copy(v.q8[512*j+64*t:512*j+64*t+64], v.q[(in*np+p)*64:])
+				for h := range 2 {
+					v.d8[16*j+2*t+h] = v.d[(in*np+p)*8+4*h]
+					s := v.s[(in*np+p)*8+4*h]
+					at := 64*j + 32*(t/4) + 16*h + 4*(t%4)
+					for i := range 4 {
+						v.s4[at+i] = s
+					}
+					for k := range 8 {
+						sum := v.sum[(in*np+p)*16+8*h+k]
+						v.b3[128*j+16*t+8*h+k] = -sum << 3
+						v.b7[128*j+16*t+8*h+k] = -sum << 7
+					}
 				}
 			}
 		}

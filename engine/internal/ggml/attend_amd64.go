@@ -31,6 +31,13 @@ func expf4(n int, x *float32, tab *uint64)
 //go:noescape
 func tileKQ(hs int, q, kt *float32, scale float32, out *float32)
 
+// tileMax returns the largest of x[0:64] that is not a NaN (−Inf if
+// none), as a loop keeping m = x[j] when x[j] > m finds it, up to the sign
+// of a largest zero.
+//
+//go:noescape
+func tileMax(x *float32) float32
+
 // tileV adds Σ_j w[j]·vt[j·hs + d], fused in order of j < 64, to acc[d]
 // for d < hs, a multiple of 64.
 //
@@ -117,14 +124,8 @@ func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, fir
 			for j := p - c + 1; j < TileKV; j++ {
 				kq[j] += float32(math.Inf(-1))
 			}
-			tileMax := float32(math.Inf(-1))
-			for _, a := range kq {
-				if a > tileMax {
-					tileMax = a
-				}
-			}
 			m := s.m[r]
-			mNew := max(m, tileMax)
+			mNew := max(m, tileMax(&kq[0]))
 			if mNew > m {
 				ms := Exp(m - mNew)
 				for d := range acc {

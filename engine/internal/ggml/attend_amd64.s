@@ -347,3 +347,40 @@ loop:
 	JNZ            loop
 	VZEROUPPER
 	RET
+
+// func tileMax(x *float32) float32
+//
+// The largest of x[0:64], by m = x[j] > m ? x[j] : m from m = −Inf in 8
+// lanes, then the lanes' largest: VMAXPS with x[j] first gives the
+// second operand unless x[j] is greater, so a NaN is passed over as the
+// comparison in Go passes it over.
+TEXT ·tileMax(SB), NOSPLIT, $0-12
+	MOVQ         x+0(FP), SI
+	MOVL         $0xff800000, AX
+	MOVL         AX, X0
+	VBROADCASTSS X0, Y0
+	VMOVUPS      (SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      32(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      64(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      96(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      128(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      160(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      192(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVUPS      224(SI), Y1
+	VMAXPS       Y0, Y1, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VPSHUFD      $1, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSS       X0, ret+8(FP)
+	VZEROUPPER
+	RET

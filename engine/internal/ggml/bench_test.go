@@ -1,0 +1,51 @@
+package ggml
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tokenbytoken/course/engine/internal/f16"
+)
+
+// BenchmarkAttendTiled is one head's attention for the last rows of a
+// prompt by tiles (AttendTiled), as a prefill or the rest of a prompt
+// after a prefix cache's blocks computes it: rows new positions over a
+// cache of positions, with the kernels and with the Go loops. One op is
+// one head.
+func BenchmarkAttendTiled(b *testing.B) {
+	const hs = 64
+	for _, c := range []struct{ rows, positions int }{{40, 1300}, {64, 512}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		n := c.positions
+		x := make([]float32, n*hs)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+		keys, values := make([]uint16, n*hs), make([]uint16, n*hs)
+		f16.Encode(keys, x)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64())
+		}
+		f16.Encode(values, x)
+		q := make([]float32, c.rows*hs)
+		for i := range q {
+			q[i] = float32(rng.NormFloat64())
+		}
+		out := make([]float32, c.rows*hs)
+		for _, kernels := range []bool{true, false} {
+			if kernels && !hasAVX2 {
+				continue
+			}
+			name := map[bool]string{true: "kernels", false: "go"}[kernels]
+			b.Run(fmt.Sprintf("%dx%d/%s", c.rows, n, name), func(b *testing.B) {
+				defer func(was bool) { useAVX2 = was }(useAVX2)
+				useAVX2 = kernels
+				var s Scratch
+				for b.Loop() {
+					AttendTiled(out, hs, q, hs, hs, c.rows, n-c.rows, keys, values, hs, 0.125, &s)
+				}
+			})
+		}
+	}
+}

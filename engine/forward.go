@@ -323,9 +323,14 @@ func (s *State) attendHeads(worker int, out []float32, l, pos, h0, h1 int) {
 func attendHeadsLlamaCpp(scratch *ggml.Scratch, out, q []float32, kl *kvLayer, c Config, pos, h0, h1 int) {
 	hs, kvMul := c.HeadSize(), c.KVMul()
 	scale := attentionScale(c)
-	for h := h0; h < h1; h++ {
-		kv := kl.heads(h/kvMul, c)
-		ggml.AttendPages(out[h*hs:(h+1)*hs], q[h*hs:(h+1)*hs], &kv, pos+1, scale, scratch)
+	// The query heads of one key/value head go together, whose sums the
+	// kernels can run side by side (ggml.AttendHeadsPages).
+	for h := h0; h < h1; {
+		g := h / kvMul
+		e := min(h1, (g+1)*kvMul)
+		kv := kl.heads(g, c)
+		ggml.AttendHeadsPages(out[h*hs:e*hs], q[h*hs:e*hs], e-h, &kv, pos+1, scale, scratch)
+		h = e
 	}
 }
 

@@ -74,6 +74,8 @@ type Scratch struct {
 	scores []float32   // a score, then its exponential, per position
 	steps  []uint8     // whether each position raised the running maximum
 	acc    []float32   // the output being summed, f16 numbers as float32
+	ge     []float32   // AttendHeadsPages: the heads' scores, position by position
+	gsteps []uint8     // and their steps
 	qf     []float32   // the query in f16, as float32
 	kt, vt []float32   // a tile of keys, transposed, and of values, float32
 	row    []float32   // a key, float32
@@ -183,6 +185,30 @@ func AttendPages(out, q []float32, kv *Pages, n int, scale float32, s *Scratch) 
 		return
 	}
 	attendGo(out, kv, n, scale, s)
+}
+
+// AttendHeadsPages is AttendPages for heads query heads that share the
+// key/value head kv (grouped-query attention): q and out hold the heads'
+// queries and outputs one after another, and each head's output is what
+// AttendPages gives it, bit for bit. On a CPU with AVX-512, 2 or 3 heads
+// of a multiple of 64 numbers are summed together, which keeps the cores
+// busier than one head's chain of roundings can.
+func AttendHeadsPages(out, q []float32, heads int, kv *Pages, n int, scale float32, s *Scratch) {
+	if heads < 1 || len(q)%heads != 0 || len(out) != len(q) {
+		panic(fmt.Sprintf("ggml: AttendHeadsPages of %d heads in %d numbers, into %d", heads, len(q), len(out)))
+	}
+	hs := len(q) / heads
+	if !useAVX512 || !useAVX2 || hs%64 != 0 || heads < 2 || heads > 3 {
+		for h := range heads {
+			AttendPages(out[h*hs:(h+1)*hs], q[h*hs:(h+1)*hs], kv, n, scale, s)
+		}
+		return
+	}
+	check("AttendHeadsPages", hs, hs, kv, n)
+	s.q16 = grow(s.q16, hs)
+	s.scores = grow(s.scores, n)
+	s.steps = grow(s.steps, n)
+	attendHeadsAVX512(out, q, heads, kv, n, scale, s)
 }
 
 // attendGo is Attend in plain Go, s holding the query in f16.

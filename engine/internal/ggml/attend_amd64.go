@@ -25,6 +25,17 @@ func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, a
 //go:noescape
 func expf4(n int, x *float32, tab *uint64)
 
+// accum2F16 and accum3F16 are accumF16 for 2 and 3 query heads that
+// share a key/value head, with AVX-512 (attend_amd64.s): e and steps of
+// head h for position t at t·heads + h, acc head h's hs numbers at h·hs,
+// sums the heads' sums of weights, read and written.
+//
+//go:noescape
+func accum2F16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sums *float32)
+
+//go:noescape
+func accum3F16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sums *float32)
+
 // tileKQ sets out[j] = (Σ_d q[d]·kt[64d + j])·scale for j < 64, fused in
 // order of d < hs.
 //
@@ -51,11 +62,24 @@ func tileV(hs int, w, vt, acc *float32)
 // outputs and the sum of the weights from one page to the next.
 func attendAVX2(out []float32, kv *Pages, n int, scale float32, s *Scratch) {
 	hs := len(out)
+	e, steps := weightsAVX2(kv, n, hs, scale, s)
+	clear(s.acc)
+	var sum float32
+	for i := range (n + kv.Size - 1) / kv.Size {
+		first, count, _, values := kv.page(i, n, hs)
+		sum = accumF16(count, hs, &values[0], kv.Stride, &e[first], &steps[first], &s.acc[0], sum)
+	}
+	finish(out, s.acc, sum)
+}
+
+// weightsAVX2 is attendAVX2 up to the sums, for the query in s.q16: each
+// position's score, then e and steps, whether it raised the running
+// maximum and the exponential of the difference (s.scores and s.steps).
+func weightsAVX2(kv *Pages, n, hs int, scale float32, s *Scratch) (e []float32, steps []uint8) {
 	s.qf = grow(s.qf, hs)
 	f16.Decode(s.qf, s.q16)
-	e, steps := s.scores, s.steps
-	pages := (n + kv.Size - 1) / kv.Size
-	for i := range pages {
+	e, steps = s.scores[:n], s.steps[:n]
+	for i := range (n + kv.Size - 1) / kv.Size {
 		first, count, keys, _ := kv.page(i, n, hs)
 		scoresF16(count, hs, &keys[0], kv.Stride, &s.qf[0], scale, &e[first])
 	}
@@ -68,13 +92,39 @@ func attendAVX2(out []float32, kv *Pages, n int, scale float32, s *Scratch) {
 		}
 	}
 	expAll(e)
-	clear(s.acc)
-	var sum float32
-	for i := range pages {
-		first, count, _, values := kv.page(i, n, hs)
-		sum = accumF16(count, hs, &values[0], kv.Stride, &e[first], &steps[first], &s.acc[0], sum)
+	return e, steps
+}
+
+// attendHeadsAVX512 is AttendHeadsPages for 2 or 3 heads of a multiple
+// of 64 numbers, with the kernels: each head's weights as attendAVX2
+// computes them, then all the heads' sums at once (accum2F16,
+// accum3F16), the same bits as attendAVX2 gives each head.
+func attendHeadsAVX512(out, q []float32, heads int, kv *Pages, n int, scale float32, s *Scratch) {
+	hs := len(q) / heads
+	s.ge = grow(s.ge, heads*n)
+	s.gsteps = grow(s.gsteps, heads*n)
+	s.acc = grow(s.acc, heads*hs)
+	for h := range heads {
+		f16.Encode(s.q16, q[h*hs:(h+1)*hs])
+		e, steps := weightsAVX2(kv, n, hs, scale, s)
+		for t := range n {
+			s.ge[t*heads+h], s.gsteps[t*heads+h] = e[t], steps[t]
+		}
 	}
-	finish(out, s.acc, sum)
+	acc := s.acc[:heads*hs]
+	clear(acc)
+	var sums [3]float32
+	kern := accum2F16
+	if heads == 3 {
+		kern = accum3F16
+	}
+	for i := range (n + kv.Size - 1) / kv.Size {
+		first, count, _, values := kv.page(i, n, hs)
+		kern(count, hs, &values[0], kv.Stride, &s.ge[first*heads], &s.gsteps[first*heads], &acc[0], &sums[0])
+	}
+	for h := range heads {
+		finish(out[h*hs:(h+1)*hs], acc[h*hs:(h+1)*hs], sums[h])
+	}
 }
 
 // expAll sets x[i] = Exp(x[i]), 4 at a time with the kernel.

@@ -4,6 +4,102 @@
 // operations of the Go loops of attend.go and exp.go, in the same order,
 // so the same bits.
 
+// The sums of Attend for 2 or 3 query heads that share a key/value head
+// (grouped-query attention), with AVX-512: accumF16's operations, lane
+// for lane, on 512-bit registers, each value converted once for all the
+// heads. One head's sums are a chain (each position's rounding to f16
+// waits for the last), so a head alone leaves the cores waiting; the
+// heads' chains run side by side. (The macros here; accum2F16 and
+// accum3F16 at the end.)
+//
+//	func(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sums *float32)
+//
+// with e and steps of head h for position t at t·heads + h, acc head h's
+// hs numbers at h·hs, and sums the heads' sums of weights, read and
+// written. Registers: Z0–Z3, Z4–Z7 and Z8–Z11 a block of 64 of heads 0,
+// 1 and 2's sums; Z12–Z15 the position's 64 values; Z16 the weight (or
+// e[t]), X17 the scaling of S; Y18 scratch; X19 1.0 and Z23 1.0 in every
+// lane; X20–X22 the heads' S.
+
+#define ROUND16Z(r) \
+	VCVTPS2PH $0, r, Y18; \
+	VCVTPH2PS Y18, r
+
+// HEAD is accumF16's position for head h (sums a0–a3, S in s); scaled
+// and sums are labels of its own.
+#define HEAD(h, a0, a1, a2, a3, s, scaled, sums) \
+	VBROADCASTSS 4*h(R10), Z16; \
+	VMOVAPS      X19, X17;      \
+	CMPB         h(R11), $0;    \
+	JEQ          scaled;        \
+	VMULPS       Z16, a0, a0;   \
+	ROUND16Z(a0);               \
+	VMULPS       Z16, a1, a1;   \
+	ROUND16Z(a1);               \
+	VMULPS       Z16, a2, a2;   \
+	ROUND16Z(a2);               \
+	VMULPS       Z16, a3, a3;   \
+	ROUND16Z(a3);               \
+	VMOVAPS      X16, X17;      \
+	VMOVAPS      Z23, Z16;      \
+scaled:                             \
+	TESTQ        R13, R13;      \
+	JNE          sums;          \
+	VFMADD213SS  X16, X17, s;   \
+sums:                               \
+	VFMADD231PS  Z16, Z12, a0;  \
+	ROUND16Z(a0);               \
+	VFMADD231PS  Z16, Z13, a1;  \
+	ROUND16Z(a1);               \
+	VFMADD231PS  Z16, Z14, a2;  \
+	ROUND16Z(a2);               \
+	VFMADD231PS  Z16, Z15, a3;  \
+	ROUND16Z(a3)
+
+#define ACCUM_START \
+	MOVQ         hs+8(FP), BX;      \
+	MOVQ         BX, R14;           \
+	SHLQ         $2, R14;           \
+	MOVQ         stride+24(FP), R9; \
+	SHLQ         $1, R9;            \
+	MOVQ         acc+48(FP), DI;    \
+	MOVQ         values+16(FP), R12; \
+	MOVQ         sums+56(FP), R8;   \
+	MOVL         $0x3f800000, AX;   \
+	VMOVD        AX, X19;           \
+	VBROADCASTSS X19, Z23;          \
+	XORQ         R13, R13
+
+#define LOAD4(off, a0, a1, a2, a3) \
+	VMOVUPS off(DI), a0;    \
+	VMOVUPS off+64(DI), a1; \
+	VMOVUPS off+128(DI), a2; \
+	VMOVUPS off+192(DI), a3
+
+#define STORE4(a0, a1, a2, a3, off) \
+	VMOVUPS a0, off(DI);    \
+	VMOVUPS a1, off+64(DI); \
+	VMOVUPS a2, off+128(DI); \
+	VMOVUPS a3, off+192(DI)
+
+#define VALUES \
+	VCVTPH2PS (SI), Z12;   \
+	VCVTPH2PS 32(SI), Z13; \
+	VCVTPH2PS 64(SI), Z14; \
+	VCVTPH2PS 96(SI), Z15
+
+#define POSITIONS_START \
+	MOVQ n+0(FP), CX;      \
+	MOVQ e+32(FP), R10;    \
+	MOVQ steps+40(FP), R11; \
+	MOVQ R12, SI
+
+#define NEXT_BLOCK \
+	ADDQ $256, DI;  \
+	ADDQ $128, R12; \
+	ADDQ $64, R13;  \
+	CMPQ R13, BX
+
 // func scoresF16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32)
 //
 // out[t] = DotF16(k_t, q)·scale for t < n, k_t the hs f16 numbers at
@@ -382,5 +478,96 @@ TEXT ·tileMax(SB), NOSPLIT, $0-12
 	VPSHUFD      $1, X0, X1
 	VMAXPS       X1, X0, X0
 	VMOVSS       X0, ret+8(FP)
+	VZEROUPPER
+	RET
+
+// func accum2F16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sums *float32)
+TEXT ·accum2F16(SB), NOSPLIT, $0-64
+	ACCUM_START
+	VMOVSS (R8), X20
+	VMOVSS 4(R8), X21
+
+a2_block:
+	LOAD4(0, Z0, Z1, Z2, Z3)
+	LEAQ (DI)(R14*1), DX
+	VMOVUPS (DX), Z4
+	VMOVUPS 64(DX), Z5
+	VMOVUPS 128(DX), Z6
+	VMOVUPS 192(DX), Z7
+	POSITIONS_START
+
+a2_position:
+	VALUES
+	HEAD(0, Z0, Z1, Z2, Z3, X20, a2_scaled0, a2_sums0)
+	HEAD(1, Z4, Z5, Z6, Z7, X21, a2_scaled1, a2_sums1)
+	ADDQ $8, R10
+	ADDQ $2, R11
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  a2_position
+
+	STORE4(Z0, Z1, Z2, Z3, 0)
+	LEAQ    (DI)(R14*1), DX
+	VMOVUPS Z4, (DX)
+	VMOVUPS Z5, 64(DX)
+	VMOVUPS Z6, 128(DX)
+	VMOVUPS Z7, 192(DX)
+	NEXT_BLOCK
+	JLT a2_block
+
+	VMOVSS X20, (R8)
+	VMOVSS X21, 4(R8)
+	VZEROUPPER
+	RET
+
+// func accum3F16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, acc *float32, sums *float32)
+TEXT ·accum3F16(SB), NOSPLIT, $0-64
+	ACCUM_START
+	VMOVSS (R8), X20
+	VMOVSS 4(R8), X21
+	VMOVSS 8(R8), X22
+
+a3_block:
+	LOAD4(0, Z0, Z1, Z2, Z3)
+	LEAQ    (DI)(R14*1), DX
+	VMOVUPS (DX), Z4
+	VMOVUPS 64(DX), Z5
+	VMOVUPS 128(DX), Z6
+	VMOVUPS 192(DX), Z7
+	LEAQ    (DI)(R14*2), DX
+	VMOVUPS (DX), Z8
+	VMOVUPS 64(DX), Z9
+	VMOVUPS 128(DX), Z10
+	VMOVUPS 192(DX), Z11
+	POSITIONS_START
+
+a3_position:
+	VALUES
+	HEAD(0, Z0, Z1, Z2, Z3, X20, a3_scaled0, a3_sums0)
+	HEAD(1, Z4, Z5, Z6, Z7, X21, a3_scaled1, a3_sums1)
+	HEAD(2, Z8, Z9, Z10, Z11, X22, a3_scaled2, a3_sums2)
+	ADDQ $12, R10
+	ADDQ $3, R11
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  a3_position
+
+	STORE4(Z0, Z1, Z2, Z3, 0)
+	LEAQ    (DI)(R14*1), DX
+	VMOVUPS Z4, (DX)
+	VMOVUPS Z5, 64(DX)
+	VMOVUPS Z6, 128(DX)
+	VMOVUPS Z7, 192(DX)
+	LEAQ    (DI)(R14*2), DX
+	VMOVUPS Z8, (DX)
+	VMOVUPS Z9, 64(DX)
+	VMOVUPS Z10, 128(DX)
+	VMOVUPS Z11, 192(DX)
+	NEXT_BLOCK
+	JLT a3_block
+
+	VMOVSS X20, (R8)
+	VMOVSS X21, 4(R8)
+	VMOVSS X22, 8(R8)
 	VZEROUPPER
 	RET

@@ -9,6 +9,13 @@ var useAVX2 = hasAVX2
 // hasAVX2 says whether this CPU (and its operating system) runs them.
 var hasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && hasF16C()
 
+// useAVX512 says whether the kernels on 512-bit registers run too
+// (AVX-512 F and VL); hasAVX512 whether this CPU runs them.
+var (
+	useAVX512 = hasAVX512
+	hasAVX512 = hasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+)
+
 // hasF16C reports whether the CPU converts between f16 and float32
 // (VCVTPH2PS), which golang.org/x/sys/cpu does not say: bit 29 of ECX
 // for CPUID leaf 1.

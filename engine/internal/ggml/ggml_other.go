@@ -4,8 +4,10 @@ package ggml
 
 // Without kernels for this architecture, everything is in Go.
 var (
-	useAVX2 = false
-	hasAVX2 = false
+	useAVX2   = false
+	hasAVX2   = false
+	useAVX512 = false
+	hasAVX512 = false
 )
 
 func swiglu8(n int, gate, up *float32) { panic("ggml: no kernels on this architecture") }
@@ -43,3 +45,7 @@ func attendTiledAVX2(out []float32, ldo int, q []float32, ldq int, hs, rows, fir
 }
 
 func rotate8(n int, x, cs *float32) { panic("ggml: no kernels on this architecture") }
+
+func attendHeadsAVX512(out, q []float32, heads int, kv *Pages, n int, scale float32, s *Scratch) {
+	panic("ggml: no kernels on this architecture")
+}

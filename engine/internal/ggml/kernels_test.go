@@ -207,3 +207,49 @@ func TestPagesRefuseBadShapes(t *testing.T) {
 		}()
 	}
 }
+
+// TestAttendHeadsIsAttendPages runs AttendHeadsPages for 1 to 4 query
+// heads of 64 and 128 numbers over keys and values in pages of several
+// sizes, with and without the AVX-512 kernels, from 1 position to 300,
+// with queries large enough that the running maximum moves often: each
+// head's output must be AttendPages', bit for bit.
+func TestAttendHeadsIsAttendPages(t *testing.T) {
+	defer func(u bool) { useAVX512 = u }(useAVX512)
+	rng := rand.New(rand.NewPCG(37, 38))
+	const positions = 300
+	var s Scratch
+	for _, hs := range []int{64, 128} {
+		stride := 2 * hs // the second of two key/value heads
+		keys := randomHalves(rng, positions*stride, 1)
+		values := randomHalves(rng, positions*stride, 0.5)
+		q := make([]float32, 4*hs)
+		for i := range q {
+			q[i] = float32(rng.NormFloat64() * 3)
+		}
+		for _, wide := range []bool{false, true} {
+			if wide && !hasAVX512 {
+				continue
+			}
+			useAVX512 = wide
+			for _, size := range []int{1, 16, 64, positions} {
+				kv := paged(keys, values, stride, positions, size, hs)
+				for _, n := range []int{1, 2, 17, 64, 65, 200, positions} {
+					for heads := 1; heads <= 4; heads++ {
+						got := make([]float32, heads*hs)
+						AttendHeadsPages(got, q[:heads*hs], heads, &kv, n, 0.125, &s)
+						for h := range heads {
+							want := make([]float32, hs)
+							AttendPages(want, q[h*hs:(h+1)*hs], &kv, n, 0.125, &s)
+							for d := range hs {
+								if !same(want[d], got[h*hs+d]) {
+									t.Fatalf("AVX-512 %v, %d heads of %d over %d positions in pages of %d: head %d output %d is %g; AttendPages %g",
+										wide, heads, hs, n, size, h, d, got[h*hs+d], want[d])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

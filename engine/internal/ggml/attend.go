@@ -206,8 +206,6 @@ func AttendHeadsPages(out, q []float32, heads int, kv *Pages, n int, scale float
 	}
 	check("AttendHeadsPages", hs, hs, kv, n)
 	s.q16 = grow(s.q16, hs)
-	s.scores = grow(s.scores, n)
-	s.steps = grow(s.steps, n)
 	attendHeadsAVX512(out, q, heads, kv, n, scale, s)
 }
 

@@ -25,6 +25,17 @@ func accumF16(n, hs int, values *uint16, stride int, e *float32, steps *uint8, a
 //go:noescape
 func expf4(n int, x *float32, tab *uint64)
 
+// scores2F16 and scores3F16 are scoresF16 for 2 and 3 query heads that
+// share a key/value head, with AVX-512 (attend_amd64.s): q head h's hs
+// numbers (f16 as float32) at h·hs, out[h·ldo + t] its score for
+// position t.
+//
+//go:noescape
+func scores2F16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32, ldo int)
+
+//go:noescape
+func scores3F16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32, ldo int)
+
 // accum2F16 and accum3F16 are accumF16 for 2 and 3 query heads that
 // share a key/value head, with AVX-512 (attend_amd64.s): e and steps of
 // head h for position t at t·heads + h, acc head h's hs numbers at h·hs,
@@ -96,31 +107,49 @@ func weightsAVX2(kv *Pages, n, hs int, scale float32, s *Scratch) (e []float32, 
 }
 
 // attendHeadsAVX512 is AttendHeadsPages for 2 or 3 heads of a multiple
-// of 64 numbers, with the kernels: each head's weights as attendAVX2
-// computes them, then all the heads' sums at once (accum2F16,
-// accum3F16), the same bits as attendAVX2 gives each head.
+// of 64 numbers, with the kernels: attendAVX2's steps for all the heads
+// at once, each key and value converted once for them (scores2F16,
+// scores3F16, accum2F16, accum3F16), the same bits as attendAVX2 gives
+// each head.
 func attendHeadsAVX512(out, q []float32, heads int, kv *Pages, n int, scale float32, s *Scratch) {
 	hs := len(q) / heads
-	s.ge = grow(s.ge, heads*n)
-	s.gsteps = grow(s.gsteps, heads*n)
-	s.acc = grow(s.acc, heads*hs)
+	s.qf = grow(s.qf, heads*hs)
 	for h := range heads {
 		f16.Encode(s.q16, q[h*hs:(h+1)*hs])
-		e, steps := weightsAVX2(kv, n, hs, scale, s)
-		for t := range n {
-			s.ge[t*heads+h], s.gsteps[t*heads+h] = e[t], steps[t]
+		f16.Decode(s.qf[h*hs:(h+1)*hs], s.q16)
+	}
+	scores := grow(s.scores, heads*n)
+	s.scores = scores
+	score, accum := scores2F16, accum2F16
+	if heads == 3 {
+		score, accum = scores3F16, accum3F16
+	}
+	pages := (n + kv.Size - 1) / kv.Size
+	for i := range pages {
+		first, count, keys, _ := kv.page(i, n, hs)
+		score(count, hs, &keys[0], kv.Stride, &s.qf[0], scale, &scores[first], n)
+	}
+	// Position by position, each head's weight and step (see attendAVX2).
+	e, steps := grow(s.ge, heads*n), grow(s.gsteps, heads*n)
+	s.ge, s.gsteps = e, steps
+	for h := range heads {
+		m := float32(math.Inf(-1))
+		for t, sc := range scores[h*n : (h+1)*n] {
+			if sc > m {
+				e[t*heads+h], steps[t*heads+h], m = m-sc, 1, sc
+			} else {
+				e[t*heads+h], steps[t*heads+h] = sc-m, 0
+			}
 		}
 	}
-	acc := s.acc[:heads*hs]
+	expAll(e)
+	acc := grow(s.acc, heads*hs)
+	s.acc = acc
 	clear(acc)
 	var sums [3]float32
-	kern := accum2F16
-	if heads == 3 {
-		kern = accum3F16
-	}
-	for i := range (n + kv.Size - 1) / kv.Size {
+	for i := range pages {
 		first, count, _, values := kv.page(i, n, hs)
-		kern(count, hs, &values[0], kv.Stride, &s.ge[first*heads], &s.gsteps[first*heads], &acc[0], &sums[0])
+		accum(count, hs, &values[0], kv.Stride, &e[first*heads], &steps[first*heads], &acc[0], &sums[0])
 	}
 	for h := range heads {
 		finish(out[h*hs:(h+1)*hs], acc[h*hs:(h+1)*hs], sums[h])

@@ -100,6 +100,79 @@ sums:                               \
 	ADDQ $64, R13;  \
 	CMPQ R13, BX
 
+
+// The scores of Attend for 2 or 3 query heads that share a key/value
+// head, with AVX-512: scoresF16's operations, lane for lane, each key
+// converted once for all the heads, DotF16's four accumulators of 16
+// lanes one register each.
+//
+//	func(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32, ldo int)
+//
+// with q head h's hs numbers at h·hs and out[h·ldo + t] its score for
+// position t. Registers: Z0–Z3, Z4–Z7 and Z8–Z11 heads 0, 1 and 2's
+// accumulators; Z12–Z15 a position's 64 keys; Y16, X17 scratch.
+
+#define KEYS64(off) \
+	VCVTPH2PS off(SI), Z12;    \
+	VCVTPH2PS off+32(SI), Z13; \
+	VCVTPH2PS off+64(SI), Z14; \
+	VCVTPH2PS off+96(SI), Z15
+
+// FIRST64 and MORE64 are a head's products with the keys in Z12–Z15,
+// exact or fused into its sums: head 0's query numbers at b, head k's at
+// b + k·R14 (FIRST64_k, MORE64_k).
+#define PRODUCTS(op, b, i, a0, a1, a2, a3) \
+	op 0(b)(R14*i), Z12, a0;   \
+	op 64(b)(R14*i), Z13, a1;  \
+	op 128(b)(R14*i), Z14, a2; \
+	op 192(b)(R14*i), Z15, a3
+
+#define FIRST64(b, a0, a1, a2, a3) \
+	VMULPS (b), Z12, a0;    \
+	VMULPS 64(b), Z13, a1;  \
+	VMULPS 128(b), Z14, a2; \
+	VMULPS 192(b), Z15, a3
+#define FIRST64_1(b, a0, a1, a2, a3) PRODUCTS(VMULPS, b, 1, a0, a1, a2, a3)
+#define FIRST64_2(b, a0, a1, a2, a3) PRODUCTS(VMULPS, b, 2, a0, a1, a2, a3)
+#define MORE64(b, a0, a1, a2, a3) \
+	VFMADD231PS (b), Z12, a0;    \
+	VFMADD231PS 64(b), Z13, a1;  \
+	VFMADD231PS 128(b), Z14, a2; \
+	VFMADD231PS 192(b), Z15, a3
+#define MORE64_1(b, a0, a1, a2, a3) PRODUCTS(VFMADD231PS, b, 1, a0, a1, a2, a3)
+#define MORE64_2(b, a0, a1, a2, a3) PRODUCTS(VFMADD231PS, b, 2, a0, a1, a2, a3)
+
+// REDUCE is scoresF16's reduce for one head: (a0 + a2) + (a1 + a3), the
+// upper 8 lanes to the lower, then 4, 2, 1, times the scale, stored at
+// dst.
+#define REDUCE(a0, a1, a2, a3, y0, x0, dst) \
+	VADDPS        a2, a0, a0;   \
+	VADDPS        a3, a1, a1;   \
+	VADDPS        a1, a0, a0;   \
+	VEXTRACTF32X8 $1, a0, Y16;  \
+	VADDPS        y0, Y16, y0;  \
+	VEXTRACTF32X4 $1, y0, X17;  \
+	VADDPS        X17, x0, x0;  \
+	VMOVHLPS      x0, x0, X17;  \
+	VADDPS        X17, x0, x0;  \
+	VMOVSHDUP     x0, X17;      \
+	VADDSS        X17, x0, x0;  \
+	VMULSS        scale+40(FP), x0, x0; \
+	VMOVSS        x0, dst
+
+#define SCORES_START \
+	MOVQ n+0(FP), CX;       \
+	MOVQ hs+8(FP), BX;      \
+	MOVQ keys+16(FP), SI;   \
+	MOVQ stride+24(FP), R9; \
+	SHLQ $1, R9;            \
+	MOVQ q+32(FP), DX;      \
+	MOVQ BX, R14;           \
+	SHLQ $2, R14;           \
+	MOVQ out+48(FP), DI;    \
+	MOVQ ldo+56(FP), R8;    \
+	SHLQ $2, R8
+
 // func scoresF16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32)
 //
 // out[t] = DotF16(k_t, q)·scale for t < n, k_t the hs f16 numbers at
@@ -569,5 +642,86 @@ a3_position:
 	VMOVSS X20, (R8)
 	VMOVSS X21, 4(R8)
 	VMOVSS X22, 8(R8)
+	VZEROUPPER
+	RET
+
+// func scores2F16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32, ldo int)
+TEXT ·scores2F16(SB), NOSPLIT, $0-64
+	SCORES_START
+	LEAQ (DI)(R8*1), R15
+
+s2_position:
+	KEYS64(0)
+	FIRST64(DX, Z0, Z1, Z2, Z3)
+	FIRST64_1(DX, Z4, Z5, Z6, Z7)
+	MOVQ $64, AX
+	MOVQ SI, R10
+	MOVQ DX, R11
+
+s2_more:
+	CMPQ AX, BX
+	JGE  s2_reduce
+	ADDQ $128, R10
+	ADDQ $256, R11
+	VCVTPH2PS (R10), Z12
+	VCVTPH2PS 32(R10), Z13
+	VCVTPH2PS 64(R10), Z14
+	VCVTPH2PS 96(R10), Z15
+	MORE64(R11, Z0, Z1, Z2, Z3)
+	MORE64_1(R11, Z4, Z5, Z6, Z7)
+	ADDQ $64, AX
+	JMP  s2_more
+
+s2_reduce:
+	REDUCE(Z0, Z1, Z2, Z3, Y0, X0, (DI))
+	REDUCE(Z4, Z5, Z6, Z7, Y4, X4, (R15))
+	ADDQ $4, DI
+	ADDQ $4, R15
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  s2_position
+	VZEROUPPER
+	RET
+
+// func scores3F16(n, hs int, keys *uint16, stride int, q *float32, scale float32, out *float32, ldo int)
+TEXT ·scores3F16(SB), NOSPLIT, $0-64
+	SCORES_START
+	LEAQ (DI)(R8*1), R15
+	LEAQ (DI)(R8*2), R12
+
+s3_position:
+	KEYS64(0)
+	FIRST64(DX, Z0, Z1, Z2, Z3)
+	FIRST64_1(DX, Z4, Z5, Z6, Z7)
+	FIRST64_2(DX, Z8, Z9, Z10, Z11)
+	MOVQ $64, AX
+	MOVQ SI, R10
+	MOVQ DX, R11
+
+s3_more:
+	CMPQ AX, BX
+	JGE  s3_reduce
+	ADDQ $128, R10
+	ADDQ $256, R11
+	VCVTPH2PS (R10), Z12
+	VCVTPH2PS 32(R10), Z13
+	VCVTPH2PS 64(R10), Z14
+	VCVTPH2PS 96(R10), Z15
+	MORE64(R11, Z0, Z1, Z2, Z3)
+	MORE64_1(R11, Z4, Z5, Z6, Z7)
+	MORE64_2(R11, Z8, Z9, Z10, Z11)
+	ADDQ $64, AX
+	JMP  s3_more
+
+s3_reduce:
+	REDUCE(Z0, Z1, Z2, Z3, Y0, X0, (DI))
+	REDUCE(Z4, Z5, Z6, Z7, Y4, X4, (R15))
+	REDUCE(Z8, Z9, Z10, Z11, Y8, X8, (R12))
+	ADDQ $4, DI
+	ADDQ $4, R15
+	ADDQ $4, R12
+	ADDQ R9, SI
+	DECQ CX
+	JNZ  s3_position
 	VZEROUPPER
 	RET
